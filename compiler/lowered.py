@@ -20,7 +20,7 @@ class LoweredChoice:
     domain: Expr  # the list it walks
     is_list: bool
     span: SourceSpan
-    note: str = ""  # what the optimisation passes derived in its domain, for its line's comment
+    note: str = ""  # what the optimisation passes keep_derived in its domain, for its line's comment
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,8 +181,8 @@ class Program:
     board_tables: list[tuple[str, str, str, str]] = field(default_factory=list)
     # The tables of the board the code finds by name (or makes) as it reads them, in the order met: the slot
     # of the state each would be bound to, its annotation, the code that finds it (the whole value of the
-    # statement that reads it) and what it holds (compiler/lower/boards.py `board_table`)
-    board_lookups: list[tuple[str, str, str, str]] = field(default_factory=list)
+    # statement that reads it, its nodes) and what it holds (compiler/lower/boards.py `board_table`)
+    board_lookups: list[tuple[str, str, Expr, str]] = field(default_factory=list)
     move_step: MoveStep | None = None  # (pass `write_out_moves`) a move's step written out for the rule set
     # The definitions the code calls as methods (those inlined, or written otherwise by a pass, are not):
     # a listing needs its `_memo` only if one of them is remembered while the legal actions are listed.

@@ -49,7 +49,7 @@ from .driver import build
 from .lower import lower
 from .lowered import Program
 from .passes import optimise, transform
-from .pyir import AugAssign, Call, Code, Constant, Expr, For, If, Name, Stmt, does_something
+from .pyir import AugAssign, Call, Constant, Expr, For, If, Name, Stmt, Subscript, does_something
 
 OUTCOMES: dict[str, tuple[str, ...]] = {
     "action": ("listed", "taken"),
@@ -98,7 +98,7 @@ class Probed:
 
 
 def _hit(counter: int) -> AugAssign:
-    return AugAssign(Code(f"_HITS[{counter}]"), "+", Code("1"))
+    return AugAssign(Subscript(Name("_HITS"), Constant(counter)), "+", Constant(1))
 
 
 class Probes:

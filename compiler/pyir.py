@@ -12,8 +12,8 @@ Expressions are nodes too, modelled on CPython's `ast` (`Name`, `Attribute`, `Ca
 printed by `pyprint.text`. Where the code has parentheses, a node says so (`Paren`, a tuple
 display's own): the printer does not guess them from precedence, so that it writes exactly the
 text lowering chose. An expression's span (the rule expression it was lowered from) is not part
-of its value: two nodes that print the same Python are equal. `Code` is a leaf of text, for the
-pieces still written as text (code a pass module writes, a built-in's template).
+of its value: two nodes that print the same Python are equal. `Code` is a leaf of text that
+lowering no longer builds (tests use it as a leaf, `codegen` still takes one).
 """
 
 from __future__ import annotations
@@ -420,10 +420,10 @@ def substituted(e: Expr, holes: Mapping[str, Expr]) -> Expr:
 
 def dotted(py: str, span: SourceSpan | None = None) -> Expr:
     """A name as lowering writes it (`x`, `self.hand`, `self.board.spots`): a `Name` and its
-    attributes (a `Code` leaf for any other text)."""
+    attributes. (Any other text is a compiler error: `expressions.value_code` reads a value's.)"""
     first, *rest = py.split(".")
     if not first.isidentifier() or not all(a.isidentifier() for a in rest):
-        return Code(py, span)
+        raise ValueError(f"not a dotted name: {py!r}")
     node: Expr = Name(first, span if not rest else None)
     for k, attr in enumerate(rest):
         node = Attribute(node, attr, span if k == len(rest) - 1 else None)
@@ -435,25 +435,20 @@ def rt(function: str, *args: Expr, keywords: tuple[Keyword, ...] = ()) -> Call:
     return Call(Attribute(Name("rt"), function), args, keywords)
 
 
-def expr(code: str | Expr) -> Expr:
-    """An expression: a node as it is, or text as a `Code` leaf."""
-    return Code(code) if isinstance(code, str) else code
-
-
-def assign(target: str | Expr, value: str | Expr, span: SourceSpan | None = None, note: str = "",
+def assign(target: Expr, value: Expr, span: SourceSpan | None = None, note: str = "",
            annotation: str | None = None) -> Assign:
-    """`target = value` (the common case; text or nodes)."""
-    return Assign((expr(target),), expr(value), annotation, span, note)
+    """`target = value` (the common case)."""
+    return Assign((target,), value, annotation, span, note)
 
 
-def call(code: str | Expr, span: SourceSpan | None = None, note: str = "") -> ExprStmt:
-    """A statement that is one expression (a call), from its code or node."""
-    return ExprStmt(expr(code), span, note)
+def call(code: Expr, span: SourceSpan | None = None, note: str = "") -> ExprStmt:
+    """A statement that is one expression (a call)."""
+    return ExprStmt(code, span, note)
 
 
-def if_(test: str | Expr, *body: Stmt, span: SourceSpan | None = None, note: str = "") -> If:
+def if_(test: Expr, *body: Stmt, span: SourceSpan | None = None, note: str = "") -> If:
     """`if test:` and its body, without `elif` nor `else`."""
-    return If(expr(test), body, span=span, note=note)
+    return If(test, body, span=span, note=note)
 
 
 def spanned(stmts: Block, span: SourceSpan | None) -> Block:

@@ -41,6 +41,9 @@ class Symbol:
     span: SourceSpan | None = None
     per: str | None = None  # a field with one value per entity: the entity kind (`spot`)
     item: bool = False  # a local walking the items of a list or set (a loop, a comprehension, a choice)
+    # (a value or a constant) the same in every state of every game: all the values of an enumeration
+    # or a kind of component, `none`, a constant not numbered after the players (a neutral seat is)
+    fixed: bool = False
 
 
 # -- expressions: each with its type and span ---------------------------------------------------
@@ -98,7 +101,8 @@ class Builtin:
 
     func: str
     args: tuple[Expr, ...]
-    extra: tuple[tuple[str, str], ...]  # template slots beyond the arguments: `throw`'s faces table
+    # template slots beyond the arguments, each a module constant's name (None: an empty tuple): `throw`'s faces table
+    extra: tuple[tuple[str, str | None], ...]
     ty: Ty
     span: SourceSpan
     # (pass `bound_ranges`) a `range(a, b)` whose `a` is never negative: it holds at most what `b` is
@@ -376,9 +380,9 @@ class For:
     body: tuple[Stmt, ...]
     span: SourceSpan
     # (pass `join_rounds`) a loop that cannot fail whose one statement joins the same items to a list every
-    # round, found to join them all at once: `x = (*x, *(a,) * rounds)`; the items as generated code spells
-    # them (none: not found)
-    joins_rounds: tuple[str, ...] = ()
+    # round, found to join them all at once: `x = (*x, *(a,) * rounds)`; the items it joins, numbers and
+    # names (none: not found)
+    joins_rounds: tuple[Num | Ref, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -519,12 +523,27 @@ class Table:
 
 
 @dataclass(frozen=True, slots=True)
+class ListedKey:
+    """A value of the game a listing remembered by value reads: a field (`at` None), or its entry at
+    a seat whose turn it is or a constant (`at`); and whether the listing is keyed by the set of its
+    items (read only through membership)."""
+
+    field: Symbol
+    at: Symbol | None
+    member: bool
+
+    @property
+    def spelled(self) -> tuple[str, str | None]:
+        """How generated code spells the field and the entity: the key's identity (one key per value read)."""
+        return self.field.py, None if self.at is None else self.at.py
+
+
+@dataclass(frozen=True, slots=True)
 class Listed:
-    """An action whose listing is remembered by value: each value it reads, as generated code
-    reads it, and whether it is keyed by the set of its items (read only through membership)."""
+    """An action whose listing is remembered by value: each value it reads (`ListedKey`)."""
 
     action: str
-    keys: tuple[tuple[str, bool], ...]
+    keys: tuple[ListedKey, ...]
     what: str  # the values read, in the rule language's words, for the comment
     words: tuple[str, ...] = ()  # each value read, in the rule language's words (`hand[current]`)
 

@@ -346,7 +346,9 @@ def _listing(listing: t.Listing) -> Iterator[str]:
         kept = f"; tests kept per row: {', '.join(map(str, listing.spot_row))}" if listing.spot_row else ""
         yield f"{INDENT}<its last choice gathered from a row of spots{kept}>"
     if listing.remembered is not None:
-        keys = ", ".join(f"frozenset({code})" if member else code for code, member in listing.remembered.keys)
+        codes = [(key.field.py if key.at is None else f"{key.field.py}[{key.at.py}]", key.member)
+                 for key in listing.remembered.keys]
+        keys = ", ".join(f"frozenset({code})" if member else code for code, member in codes)
         yield f"{INDENT}<remembered by {keys}>"
     if listing.tabled_rows:
         yield f"{INDENT}<its first choice's rows found by the key of what it walks>"

@@ -37,9 +37,10 @@ def test_schacht_looks_no_table_up_by_name_at_a_listing() -> None:
     emitted = compile_file(ruleset_file("china-schacht")).emitted
     assert emitted is not None
     program = emitted.program
-    found = {code for _, _, code, _ in program.board_lookups}
+    found = {text(code) for _, _, code, _ in program.board_lookups}  # (the lookups as nodes, the slots' code as text)
     slots = {slot for slot, _, _, _ in program.board_tables}
-    assert program.board_tables == program.board_lookups
+    assert program.board_tables == [(slot, annotation, text(code), what)
+                                    for slot, annotation, code, what in program.board_lookups]
     assert {"_region_rows__send", "_listed__take_face_up", "_values__all_payments"} <= slots
     read: list[str] = []
 

@@ -57,7 +57,10 @@ def test_a_listing_whose_walk_charges_the_budget_is_listed_plainly() -> None:
     _, typed = check(ruleset)
     assert typed is not None
     typed = passes.optimise(typed)
-    forced = Listed("peek", (("self.hand[self.current]", True),), "the items of `hand[current]`")
+    swap = next(a.listing.remembered for a in typed.actions if a.name == "swap")
+    assert swap is not None  # (its key `hand[current]`, the one forced on `peek`)
+    hand = next(key for key in swap.keys if key.field.name == "hand" and key.at is not None)
+    forced = Listed("peek", (replace(hand, member=True),), "the items of `hand[current]`")
     typed = replace(typed, actions=tuple(replace(a, listing=replace(a.listing, remembered=forced))
                                          if a.name == "peek" else a for a in typed.actions))
     problems, program = lower(typed)

@@ -141,11 +141,13 @@ class Builtin:
         """The doc line as an editor and docs/language.md show it."""
         return self.doc + (" Chance: in effects only." if self.chance else "")
 
-    def write(self, lowered: Sequence[pyir.Expr], extra: tuple[tuple[str, str], ...], where: pyir.Expr) -> pyir.Expr:
+    def write(self, lowered: Sequence[pyir.Expr], extra: tuple[tuple[str, str | None], ...],
+              where: pyir.Expr) -> pyir.Expr:
         """The code of a call, given its arguments' (`where`: the rule line a check names): the
-        nodes of `python` with its fields filled in (an extra as the text the checker gave it)."""
+        nodes of `python` with its fields filled in (an extra: the module constant the checker
+        named, or an empty tuple)."""
         holes = {f"{{{k}}}": arg for k, arg in enumerate(lowered)}
-        holes |= {f"{{{name}}}": pyir.Code(value) for name, value in extra}
+        holes |= {f"{{{name}}}": pyir.Tuple(()) if value is None else pyir.Name(value) for name, value in extra}
         holes["{where}"] = where
         return pyir.substituted(template(self.python), holes)
 

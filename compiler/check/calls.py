@@ -72,16 +72,16 @@ def _returns(ty: Typer, sig: Builtin, bindings: dict[str, Ty]) -> Ty:
     return ret
 
 
-def _bound_kind(ty: Typer, e: ast.Call, bindings: dict[str, Ty]) -> tuple[tuple[str, str], ...]:
+def _bound_kind(ty: Typer, e: ast.Call, bindings: dict[str, Ty]) -> tuple[tuple[str, str | None], ...]:
     """The built-ins whose `T` must be a kind of its own: `throw` takes dice (and is given their
-    faces), `components` and `component_of` take spots. Their extra arguments, if any."""
-    extra: tuple[tuple[str, str], ...] = ()
+    faces), `components` and `component_of` take spots. Their extra arguments, if any (`t.Builtin.extra`)."""
+    extra: tuple[tuple[str, str | None], ...] = ()
     if e.func == "throw":
         dice_kind = bindings.get("T") or ANY
         if dice_kind.kind == "entity" and dice_kind.name in {d.name for d in ty.rs.dice}:
             extra = (("faces", faces_constant(dice_kind.name)),)
         else:
-            extra = (("faces", "()"),)
+            extra = (("faces", None),)
             if dice_kind.kind != "any":  # an empty set throws nothing; a set of anything else is wrong
                 ty.error(e.span, "throw() takes a set of dice", f"not a set of {dice_kind}")
     if e.func in ("components", "component_of"):  # the board joins spots: nothing else is connected

@@ -51,7 +51,7 @@ def _values(s: Symbols) -> None:
         ty = parse_type(tname, s.entity_kinds, s.enum_names)
         assert isinstance(ty, Ty)
         s.globals[name] = Symbol("value", name, ty, py)
-    s.globals["none"] = Symbol("value", "none", NONE, "None")  # what an optional holds when empty
+    s.globals["none"] = Symbol("value", "none", NONE, "None", fixed=True)  # what an optional holds when empty
 
 
 def _records(s: Symbols) -> None:
@@ -87,7 +87,7 @@ def _enums(s: Symbols) -> None:
             continue
         # The enumeration's name stands for the list of all its values: `for a in animal`.
         s.declare(decl.name, Symbol("value", decl.name, list_of(enum(decl.name)), f"range({len(decl.values)})",
-                                    decl.span))
+                                    decl.span, fixed=True))
 
 
 def _boards(s: Symbols) -> None:
@@ -150,7 +150,7 @@ def _board_shapes(s: Symbols) -> None:
                        "the faces of the wall's pieces")
         faces = sum(len(p.faces) for p in walls[0].wall)
         for name, count in (("wallpiece", len(walls[0].wall)), ("wallface", faces)):
-            s.declare(name, Symbol("value", name, list_of(enum(name)), f"range({count})", None))
+            s.declare(name, Symbol("value", name, list_of(enum(name)), f"range({count})", None, fixed=True))
 
 
 def _options(s: Symbols) -> None:
@@ -176,7 +176,7 @@ def _component(s: Symbols, comp: ir.Component) -> bool:
     s.tables.dice.append((comp.name, labels, ()))
     if comp.all_name is not None:
         s.declare(comp.all_name, Symbol("value", comp.all_name, list_of(entity(comp.name)),
-                                        f"range({comp.count})", comp.all_span or comp.span))
+                                        f"range({comp.count})", comp.all_span or comp.span, fixed=True))
     return True
 
 
@@ -188,7 +188,7 @@ def _dice(s: Symbols) -> None:
         s.tables.dice.append((kind.name, names, tuple(d.faces for d in kind.dice)))
         for i, die in enumerate(kind.dice):
             const = const_name(die.name)
-            s.declare(die.name, Symbol("const", die.name, entity(kind.name), const, die.span))
+            s.declare(die.name, Symbol("const", die.name, entity(kind.name), const, die.span, fixed=True))
             s.tables.constants.append((const, i, f"{kind.name} {die.faces}"))
 
 

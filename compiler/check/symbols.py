@@ -107,7 +107,7 @@ class Symbols:
         self.tables.enums.append((enum_name, values))
         for i, value in enumerate(values):
             const = const_name(value)
-            self.declare(value, Symbol("const", value, enum(enum_name), const, span))
+            self.declare(value, Symbol("const", value, enum(enum_name), const, span, fixed=True))
             self.tables.constants.append((const, i, f"{enum_name}: {comment}"))
         return True
 

@@ -20,7 +20,6 @@ from ..pyir import (
     Block,
     BoolOp,
     Call,
-    Code,
     Compare,
     Constant,
     Expr,
@@ -31,7 +30,6 @@ from ..pyir import (
     assign,
     call,
     dotted,
-    expr,
     if_,
     rt,
 )
@@ -41,7 +39,7 @@ from ..types import Ty
 from . import boards, effects, expressions, limits, listings
 from .code import Reading, _annotation
 from .code import charges as charging
-from .comprehensions import region_mask_code
+from .comprehensions import region_mask
 from .effects import _assigned
 from .lowerer import _asks
 from .regions import ORDERED, fixed_count
@@ -50,7 +48,7 @@ if TYPE_CHECKING:
     from .lowerer import Lowerer
 
 # (pass `mask_regions`) the last choice made from masks of regions: its tests' code and the locals bound first
-RegionRow = tuple[RegionChoice, list[tuple[Expr | None, str | None]], list[tuple[str, str | Expr, str]]]
+RegionRow = tuple[RegionChoice, list[tuple[Expr | None, str | None]], list[tuple[str, Expr, str]]]
 
 
 def region_choice(lo: Lowerer, a: t.Action, i: int, domain: Expr, charges: int) -> RegionRow | None:
@@ -64,9 +62,9 @@ def region_choice(lo: Lowerer, a: t.Action, i: int, domain: Expr, charges: int) 
             or any(term.kept is not None and term.kept not in lo.region_tests for term in found.terms):
         return None
     comment = a.choices[i].span.short
-    mask = region_mask_code(lo, found.regions)
+    mask = region_mask(lo, found.regions)
     disorder = _ordered_mask(mask)
-    bound: list[tuple[str, str | Expr, str]] = [(
+    bound: list[tuple[str, Expr, str]] = [(
         "_regions_mask", mask, f"{comment}; `mask_regions`: the regions `{a.choices[i].var.name}` walks, "
         f"as a bit mask{' (-1: not in region order)' if disorder else ''}")]
     terms: list[tuple[Expr | None, str | None]] = []
@@ -110,7 +108,7 @@ def listing_loops(lo: Lowerer, a: t.Action, loops: list[tuple[t.Choice, str, Exp
     prelude: list[Stmt] = []
     lists = limits.end_reading(lo, reading)
     if lists[0]:  # the lists it took for small are checked first
-        longer = tuple(Compare(Call(Name("len"), (dotted(py),)), (">",), (Constant(SMALL_LIST),)) for py in lists[0])
+        longer = tuple(Compare(Call(Name("len"), (py,)), (">",), (Constant(SMALL_LIST),)) for py in lists[0])
         prelude.append(if_(longer[0] if len(longer) == 1 else BoolOp("or", longer),
                            call(limits.grown(lo, lists, per_round, a.span))))
     if per_round > FREE_WORK:
@@ -134,9 +132,9 @@ def action(lo: Lowerer, a: t.Action) -> LoweredAction:
     notes: list[str] = []
     effects.take_notes(lo)
     table = a.listing.table
-    spot_row: tuple[Expr, str, list[tuple[str, bool]]] | None = None
+    spot_row: tuple[Expr, Expr, list[tuple[Expr, bool]]] | None = None
     region_row: RegionRow | None = None
-    joined: list[tuple[str, str | None, str, str]] = []  # (pass `hoist_masks`) bound before the loops
+    joined: list[tuple[str, str | None, Expr, str]] = []  # (pass `hoist_masks`) bound before the loops
     for i, c in enumerate(a.choices):
         lo.line_numbers = table is not None and table.levels[i].how == "lines"
         lo.listing_hoisted = (joined, c.var.name, tuple(ch.var.name for ch in a.choices[:i])) \
@@ -163,7 +161,7 @@ def action(lo: Lowerer, a: t.Action) -> LoweredAction:
         limits.set_local(lo, c.var, domain.item)
         loops.append((c, py, walk, domain, c.var.ty))
     listing_prelude, clear_cache, count = listing_loops(lo, a, loops, reading)
-    bindings: list[Stmt] = [assign(name, code, note=comment, annotation=annotation)
+    bindings: list[Stmt] = [assign(Name(name), code, note=comment, annotation=annotation)
                             for name, annotation, code, comment in joined]
     listed = a.listing.remembered
     if listed is not None and (table is None or clear_cache or any(runtime(walk) for _, _, walk, _, _ in loops)):
@@ -194,7 +192,7 @@ def action(lo: Lowerer, a: t.Action) -> LoweredAction:
 
 
 def tabled_listing(lo: Lowerer, a: t.Action, table: Table, choices: tuple[LoweredChoice, ...],
-                   clear_cache: bool, spot_row: tuple[Expr, str, list[tuple[str, bool]]] | None,
+                   clear_cache: bool, spot_row: tuple[Expr, Expr, list[tuple[Expr, bool]]] | None,
                    region_row: RegionRow | None, listed: Listed | None,
                    bindings: list[Stmt]) -> tuple[Block, Block]:
     """(pass `index_actions`) The statements that list an action's moves through tables per board, and the
@@ -215,7 +213,7 @@ def tabled_listing(lo: Lowerer, a: t.Action, table: Table, choices: tuple[Lowere
                              tabled_rows(lo, a))
     first: Block = ()
     if regions is not None and lines and region_row is not None:
-        first = tuple(assign(name, code, note=comment) for name, code, comment in region_row[2])
+        first = tuple(assign(Name(name), code, note=comment) for name, code, comment in region_row[2])
     listing = tuple(lines if listed is None
                     else listings.remembered(listed, a.name, lines, bindings, board_table))
     return listing, first
@@ -240,24 +238,20 @@ def tabled_rows(lo: Lowerer, a: t.Action) -> tuple[Expr, str, str] | None:
 def runtime(e: Expr) -> bool:
     """Whether `e` reads anything of the runtime (`rt.walk(...)`, `rt.union(...)`): a walk that may
     charge the work of a move, or that is not the list itself."""
-    return any(isinstance(x, Name) and x.id == "rt" or isinstance(x, Code) and "rt." in x.text
-               for x in each_node(e))
+    return any(isinstance(x, Name) and x.id == "rt" for x in each_node(e))
 
 
-def _ordered_mask(mask: str | Expr) -> bool:
-    """Whether the mask of a choice's regions (`region_mask_code`) calls `ORDERED`: it may be -1, its
-    regions not in increasing order. Asked of the nodes (a `Code` leaf, or code given as text: of its text)."""
+def _ordered_mask(mask: Expr) -> bool:
+    """Whether the mask of a choice's regions (`region_mask`) calls `ORDERED`: it may be -1, its
+    regions not in increasing order. Asked of the nodes."""
     ordered = Attribute(Name("rt"), ORDERED.removeprefix("rt.").removesuffix("("))
-    return any(isinstance(x, Call) and x.func == ordered or isinstance(x, Code) and ORDERED in x.text
-               for x in each_node(expr(mask)))
+    return any(isinstance(x, Call) and x.func == ordered for x in each_node(mask))
 
 
 def _runtime_first(e: Expr) -> bool:
     """Whether `e` starts with something of the runtime (`rt.walk(self, ...)`): its leftmost part,
     asked of the nodes."""
     match e:
-        case Code():
-            return e.text.startswith("rt.")
         case Name():
             return e.id == "rt"
         case Call():

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..lowered import LoweredFunction
-from ..pyir import Assign, Code, assign
+from ..pyir import Assign, Attribute, BoolOp, Call, Constant, Expr, Name, assign, dotted
 from ..pyprint import text
 from . import masks
 from .regions import within_method
@@ -77,11 +77,19 @@ def keep_region_tests(lo: Lowerer) -> None:
 # How lowering has the code that finds a table read noted (`board_table`, which pass `bind_board_tables`
 # binds to its slot after lowering): from the code that finds it by name, its slot's name, its type
 # and what it holds, the code to write (that code, as it is).
-Bind = Callable[[str, str, str, str], str]
+Bind = Callable[[Expr, str, str, str], Expr]
 
 
-def board_table(lo: Lowerer, code: str, slot: str, annotation: str, what: str) -> str:
-    """The code that reads a table of the board: `code`, which finds it by name (or makes it), the
+def lookup(kind: str, name: str, make: str, *args: Expr) -> Expr:
+    """The code that finds a table of the board by name, or makes it: `self.board.tables.KIND.get(name)
+    or self.board.tables.MAKE(name, args...)` (runtime/boards/tables.py)."""
+    key = Constant(name)
+    return BoolOp("or", (Call(dotted(f"self.board.tables.{kind}.get"), (key,)),
+                         Call(dotted(f"self.board.tables.{make}"), (key, *args))))
+
+
+def board_table(lo: Lowerer, code: Expr, slot: str, annotation: str, what: str) -> Expr:
+    """The code that reads a table of the board: `code` (`lookup`), which finds it by name (or makes it), the
     whole value of the statement that reads it. Noted (Program.board_lookups) with the slot `slot`
     of the state it would be bound to, of type `annotation` (`what`: what it holds, for the slot's
     comment): pass `bind_board_tables` binds it there as the game starts."""
@@ -105,7 +113,8 @@ def kept_masks(lo: Lowerer) -> None:
         prog.kept.append((test.known, "int", f"mask_regions: the regions whose bit of {test.slot} is known "
                           f"(cleared where the kept value of `{test.define}` for the region is dropped)",
                           f"self.{test.known}"))
-        prog.forget.append(Assign((Code(f"self.{test.slot}"), Code(f"self.{test.known}")), Code("0")))
+        prog.forget.append(Assign((Attribute(Name("self"), test.slot), Attribute(Name("self"), test.known)),
+                                  Constant(0)))
         after = next(k for k, d in enumerate(prog.defines) if d.name == test.define) + 1
         body = within_method(test)
         prog.defines.insert(after, LoweredFunction(test.within, (("_regions_mask", "int"),), "int", body,

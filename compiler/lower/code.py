@@ -1,10 +1,8 @@
-"""Questions about generated code (its expression nodes, compiler/pyir.py; the text of what is
-still written as text), and types as they are written in it.
+"""Questions about generated code, asked of its expression nodes (compiler/pyir.py), and types as
+they are written in it.
 """
 
 from __future__ import annotations
-
-import re
 
 from .. import pyir
 from ..budget import STORED, Facts
@@ -13,13 +11,11 @@ from ..types import INT, Ty, python_type
 
 # A list a rule can read at its start: a field, an entity's value of a field, a parameter.
 # (`Small`: the lists a rule takes for small, and the number of operations it does on them.)
-Small = tuple[tuple[str, ...], int]
+Small = tuple[tuple[pyir.Expr, ...], int]
 
 
-Reading = tuple[dict[str, None] | None, int, frozenset[str]]  # what begin_reading saves
+Reading = tuple[dict[str, pyir.Expr] | None, int, frozenset[str]]  # what begin_reading saves
 
-
-_SIMPLE = re.compile(r"self\.\w+(?:\[(self\.\w+|\w+)\])?|(\w+)")  # (of a `Code` leaf's text only)
 
 
 def simple(e: pyir.Expr) -> tuple[str | None, str | None] | None:
@@ -28,9 +24,6 @@ def simple(e: pyir.Expr) -> tuple[str | None, str | None] | None:
     (`xs`); then what it reads beside the state: (the index, unless a field or none; the name,
     if a name). None for any other expression."""
     match e:
-        case pyir.Code():
-            m = _SIMPLE.fullmatch(e.text)
-            return None if m is None else (m.group(1), m.group(2))
         case pyir.Name() | pyir.Constant() if _word(text(e)):
             return None, text(e)
         case pyir.Attribute(value=pyir.Name(id="self")) if _word(e.attr):
@@ -52,12 +45,7 @@ def _word(name: str) -> bool:
 def charges(e: pyir.Expr) -> bool:
     """Whether `e` checks the work of a move as it runs: a call of the runtime's checks
     (runtime/limits.py `walk`, `grown`, `spend`, `walk_lists`, `upto`) anywhere in it."""
-    for x in pyir.walk(e):
-        if isinstance(x, pyir.Code) and _CHARGES.search(x.text):
-            return True
-        if isinstance(x, pyir.Call) and x.func in _CHARGING:
-            return True
-    return False
+    return any(isinstance(x, pyir.Call) and x.func in _CHARGING for x in pyir.walk(e))
 
 
 _CHARGING = tuple(pyir.Attribute(pyir.Name("rt"), name) for name in ("walk", "grown", "spend", "walk_lists", "upto"))
@@ -84,9 +72,8 @@ def _named(e: pyir.Expr) -> bool:
 
 
 def reads(e: pyir.Expr, name: str) -> bool:
-    """Whether `e` reads the local `name` (a `Code` leaf: whether its text holds the name)."""
-    return any(isinstance(x, pyir.Name) and x.id == name or isinstance(x, pyir.Code) and name in x.text
-               for x in pyir.walk(e))
+    """Whether `e` reads the local `name`."""
+    return any(isinstance(x, pyir.Name) and x.id == name for x in pyir.walk(e))
 
 
 def operand(e: pyir.Expr) -> bool:
@@ -94,8 +81,6 @@ def operand(e: pyir.Expr) -> bool:
     display, or code in one pair of parentheses): an operator or a `not` beside it does not
     change what it means."""
     match e:
-        case pyir.Code():
-            return _parenthesised(e.text) == e.text
         case pyir.Constant():
             first = text(e)[:1]
             return first.isalpha() or first == "_"
@@ -112,67 +97,9 @@ def parenthesised(e: pyir.Expr) -> pyir.Expr:
 
 def unparenthesised(e: pyir.Expr) -> pyir.Expr:
     """`e` without the one pair of parentheses that wraps it whole (a generator's own parentheses stay)."""
-    if isinstance(e, pyir.Code):
-        return pyir.Code(_unparenthesised(e.text), e.span)
-    if isinstance(e, pyir.Paren) and isinstance(e.value, pyir.Code):
-        inner = _unparenthesised(text(e))
-        return e if inner == text(e) else pyir.Code(inner, e.value.span)
     if isinstance(e, pyir.Paren) and not isinstance(e.value, pyir.GeneratorExp):
         return e.value
     return e
-
-
-def _parenthesised(py: str) -> str:
-    """`py` in parentheses, unless it is one operand already (a name, a call, an item, an
-    attribute, or wrapped whole in one pair): a comparison stays one operand."""
-    depth = 0
-    for ch in py:
-        depth += {"(": 1, ")": -1, "[": 1, "]": -1, "{": 1, "}": -1}.get(ch, 0)
-        if depth == 0 and not (ch.isalnum() or ch in "_.)]}"):
-            break
-    else:
-        if py and (py[0].isalpha() or py[0] in "_[({"):
-            return py
-    if py.startswith("(") and py.endswith(")") and _wrapped(py):
-        return py
-    return f"({py})"
-
-
-def _unparenthesised(py: str) -> str:
-    """`py` without the one pair of parentheses that wraps it whole, if it holds one operand."""
-    if py.startswith("(") and _parenthesised(py) == py and _one_operand(py) and _wrapped(py):
-        inner, depth = py[1:-1], 0
-        for i, ch in enumerate(inner):  # (a generator's own parentheses stay)
-            depth += {"(": 1, ")": -1, "[": 1, "]": -1, "{": 1, "}": -1}.get(ch, 0)
-            if depth == 0 and inner.startswith(" for ", i):
-                return py
-        return inner
-    return py
-
-
-def _wrapped(py: str) -> bool:
-    """Whether the parenthesis `py` starts with closes at its end (`(a & b)`, not `(a & b).bit_count()`)."""
-    depth = 0
-    for i, ch in enumerate(py):
-        depth += {"(": 1, ")": -1}.get(ch, 0)
-        if depth == 0:
-            return i == len(py) - 1
-    return False
-
-
-def _one_operand(py: str) -> bool:
-    """Whether code wrapped whole in parentheses holds no comma outside brackets inside them
-    (`(a if c else b)`, not the tuple `(a, b)`)."""
-    depth = 0
-    for ch in py[1:-1]:
-        depth += {"(": 1, ")": -1, "[": 1, "]": -1, "{": 1, "}": -1}.get(ch, 0)
-        if depth == 0 and ch == ",":
-            return False
-    return True
-
-
-# the runtime's checks of the work of a move, written inside an expression (runtime/limits.py)
-_CHARGES = re.compile(r"\brt\.(walk|grown|spend|walk_lists|upto)\(")
 
 
 def _param(func: str, param: str) -> str:
@@ -215,8 +142,6 @@ def _opens_display(e: pyir.Expr) -> bool:
     """Whether code starts with a parenthesis, not that of a tuple starting with a starred item
     (`(*xs, x)` is typed tuple[int, ...]): its leftmost part, asked of the nodes."""
     match e:
-        case pyir.Code():
-            return e.text.startswith("(") and not e.text.startswith("(*")
         case pyir.Tuple(parenthesised=True):
             return not (e.elts and isinstance(e.elts[0], pyir.Starred))
         case pyir.Paren():

@@ -34,8 +34,7 @@ def comprehension(lo: Lowerer, e: t.Comprehension) -> pyir.Expr:
     if masked is None and not charges(py):  # (pass `mask_values`: masks per value, the empty spots)
         masked = value_masks_code(lo, e)
     if masked is None and not charges(py):
-        # (passes `mask_spot_filters`, `count_items`, `intersect_components`: where the plain code charges no
-        # work as it runs)
+        # (passes `mask_spot_filters`, `count_items`, `intersect_components`: where the plain code charges no work as it runs)
         masked = spot_filters_code(lo, e) or count_items_code(lo, e) or component_sets_code(lo, e) \
             or set_lists_code(lo, e) or region_any(lo, e)
     return py if masked is None else masked  # (a set of spots kept as a bit mask, pass `mask_spot_sets`, and the like)
@@ -261,8 +260,8 @@ def spot_filters_code(lo: Lowerer, e: t.Comprehension) -> pyir.Expr | None:
         keyed[len(more) - 1] = at
     lo.notes.setdefault("made from bit masks", {})[show(e, 40)] = None
     joined_code = listing_hoist_code(lo, e, _joined(first))
-    if lo.spot_row is not None:  # (pass `gather_spots`: the parts, and which group tests which term, by position)
-        lo.spot_row.append((text(joined_code), [(text(m), keyed.get(i)) for i, m in enumerate(more)]))
+    if lo.spot_row is not None:  # (pass `gather_spots`: the parts, and which group is a test of which term, by position)
+        lo.spot_row.append((joined_code, [(m, keyed.get(i)) for i, m in enumerate(more)]))
     return Call(pyir.dotted("self.board.spots_of"), (joined_code, *more))
 
 
@@ -280,7 +279,7 @@ def group_key(e: t.Expr, spot: Symbol) -> str:
     and a constant by its module name: `region_of(spot, PROVINCE).colour`. The same key met twice,
     whatever a rule names its spot, is one table; two keys are two names (each node below is written
     whole and none of them writes `spot`, a word no constant is). A key holds nothing else
-    (mask_spot_filters `_board_constant`): anything else is refused here, never given a name of chance."""
+    (spot_filters `_board_constant`): anything else is refused here, never given a name of chance."""
     match e:
         case t.Note():
             return group_key(e.expr, spot)
@@ -296,7 +295,7 @@ def group_key(e: t.Expr, spot: Symbol) -> str:
             return f"{e.func}({', '.join(group_key(a, spot) for a in e.args)})"
         case t.AttrOf():
             return f"{group_key(e.obj, spot)}.{e.name}"
-    raise AssertionError(f"mask_spot_filters: no key of a spot is {type(e).__name__} {show(e, 40)}")
+    raise AssertionError(f"spot_filters: no key of a spot is {type(e).__name__} {show(e, 40)}")
 
 
 def set_lists_code(lo: Lowerer, e: t.Comprehension) -> pyir.Expr | None:
@@ -307,11 +306,6 @@ def set_lists_code(lo: Lowerer, e: t.Comprehension) -> pyir.Expr | None:
     walk = expressions.iterable(lo, e.domain.ty, lo.node(e.domain), ordered=True)
     lo.notes.setdefault("the set sorted:", {})[show(e, 40)] = None
     return walk
-
-
-def region_mask_code(lo: Lowerer, e: t.Expr) -> str:
-    """The text of `region_mask` (for the listing of regions, lower/actions.py, still written as text)."""
-    return text(region_mask(lo, e))
 
 
 def region_mask(lo: Lowerer, e: t.Expr) -> pyir.Expr:
@@ -330,20 +324,20 @@ def region_mask(lo: Lowerer, e: t.Expr) -> pyir.Expr:
 def listing_hoist_code(lo: Lowerer, e: t.Comprehension, joined: pyir.Expr) -> pyir.Expr:
     """The code to read the joined masks `joined` of the list `e` from: a local of the listing,
     bound once before its loops, when this pass found `e` and an action's later choice is being
-    lowered (`lo.listing_hoisted`: the listing's bindings so far, the choice, those before it, as
-    text: lower/actions.py writes them); else `joined` itself."""
+    lowered (`lo.listing_hoisted`: the listing's bindings so far, the choice, those before it:
+    lower/actions.py writes them); else `joined` itself."""
     if lo.listing_hoisted is None or not e.joined_once:
         return joined
-    bound: list[tuple[str, str | None, str, str]]
+    bound: list[tuple[str, str | None, pyir.Expr, str]]
     bound, choice, before = lo.listing_hoisted
     for name, _, code, _ in bound:
-        if code == text(joined):
+        if text(code) == text(joined):  # (the same masks, as written)
             return Name(name)
     if len(bound) >= MAX_TABLE_CHOICES:
         return joined
     name = f"_joined{len(bound)}"  # (compiler/names.py TEMPLATE_LOCALS)
     earlier = " and ".join(f"`{b}`" for b in before)
-    bound.append((name, None, text(joined), f"{e.span.short}; `hoist_masks`: the masks the spots of `{choice}` are "
+    bound.append((name, None, joined, f"{e.span.short}; `hoist_masks`: the masks the spots of `{choice}` are "
                   f"made from, the same for every {earlier}, joined once before the loops"))
     return Name(name)
 

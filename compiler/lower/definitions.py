@@ -15,7 +15,7 @@ from ..budget import FREE_WORK, NOTHING, Facts, sat
 from ..lowered import LoweredField, LoweredFunction
 from ..names import base_use, component_sets_constant, faces_constant
 from ..names import joined as invented
-from ..pyir import Assign, Block, Code, Elif, Expr, If, Return, Stmt, assign, call, if_
+from ..pyir import Assign, Block, Elif, Expr, If, Return, Stmt, assign, call, if_
 from ..pyprint import text
 from ..types import needs_key
 from . import boards, effects, expressions, limits
@@ -200,13 +200,10 @@ def _tabled(d: t.Define, annotation: str, table: t.ValueTable, body: Block,
         read = pyir.Subscript(read, pyir.dotted(d.params[table.at].py))
     parts = [read, *(pyir.dotted(d.params[k].py) for k in table.params)]
     key = parts[0] if len(parts) == 1 else pyir.Tuple(tuple(parts))
-    name = pyir.Constant(d.name)
-    find = pyir.BoolOp("or", (pyir.Call(pyir.dotted("self.board.tables.values.get"), (name,)),
-                              pyir.Call(pyir.dotted("self.board.tables.value_table"), (name,))))
-    table_code = bound(text(find), invented("values", d.name), f"dict[Any, {annotation}]",
-                       f"the values of `{d.name}` by what they read (`remember_values`)")
-    found = (  # (the table found, as text: pass `bind_board_tables` binds it to a slot by its text)
-        assign(_TABLE, Code(table_code)),
+    table_code = bound(boards.lookup("values", d.name, "value_table"), invented("values", d.name),
+                       f"dict[Any, {annotation}]", f"the values of `{d.name}` by what they read (`remember_values`)")
+    found = (  # (the table found: pass `bind_board_tables` binds it to a slot by its nodes)
+        assign(_TABLE, table_code),
         assign(_KEPT, pyir.Call(pyir.Attribute(_TABLE, "get"), (key,)), annotation=f"{annotation} | None"),
         if_(_is_none(_KEPT, True), Return(_KEPT)),
     )
@@ -295,7 +292,7 @@ def define(lo: Lowerer, d: t.Define) -> LoweredFunction:
     note = effects.take_notes(lo)
     checks: list[Stmt] = []
     if lists[0]:  # the lists it takes for small are checked as it starts, as a statement
-        tests = tuple(effects.longer(pyir.dotted(lst)) for lst in lists[0])
+        tests = tuple(effects.longer(lst) for lst in lists[0])
         checks = [if_(tests[0] if len(tests) == 1 else pyir.BoolOp("or", tests),
                       call(limits.grown(lo, lists, lo.fact(d.body).cost + 1, d.span)))]
     if d.cached:  # computed once per state: each computation charges its proven work

@@ -21,7 +21,6 @@ from ..pyir import (
     Assign,
     AugAssign,
     Block,
-    Code,
     Comment,
     Elif,
     ExprStmt,
@@ -404,7 +403,7 @@ def _index_again(s: t.Assign) -> pyir.Expr | None:
                 return pyir.Constant(e.value)
             case t.Ref() if e.sym.kind in ("local", "const") or e.sym.kind == "value" and e.sym.name == "current" \
                     or e.sym.kind == "field" and e.sym.name != s.target.name:
-                return pyir.dotted(e.sym.py)
+                return expressions.value_code(e.sym.py, e.span)
             case t.ListIndex():
                 obj, index = again(e.obj), again(e.index)
                 return None if obj is None or index is None else pyir.Subscript(obj, index)
@@ -515,13 +514,13 @@ def join_rounds_fused(lo: Lowerer, s: t.For, head: For) -> list[Stmt] | None:
             return None
     elif len(body) != 1:  # (not counted at all: `len(body) == 1`)
         return None
-    if head.target != pyir.Name("_") or any(x == pyir.Name("rt") or isinstance(x, Code) and "rt." in x.text
-                                             for x in pyir.walk(head.iterable)):
+    if head.target != pyir.Name("_") or any(x == pyir.Name("rt") for x in pyir.walk(head.iterable)):
         return None  # (a loop whose variable the body reads, or whose list is counted: not taken)
-    written = pyir.Tuple(tuple(Code(item) for item in items))  # (the items as the pass wrote them)
+    written = pyir.Tuple(tuple(pyir.Constant(item.value) if isinstance(item, t.Num)
+                               else expressions.value_code(item.sym.py, item.span) for item in items))
     note = "; ".join(n for n in (head.note, f"the rounds' joins of {where(s.body[0].span)} made at once "
                                              f"(`{join_rounds.NAME}`)") if n)
-    rounds = assign(ROUNDS, pyir.Call(pyir.Name("len"), (head.iterable,)), head.span, note)
+    rounds = assign(pyir.Name(ROUNDS), pyir.Call(pyir.Name("len"), (head.iterable,)), head.span, note)
     rounds_of = pyir.Starred(pyir.BinOp(written, "*", pyir.Name(ROUNDS)))
     joined = assign(target, pyir.Tuple((pyir.Starred(target), rounds_of)), join.span, join.note)
     if len(body) == 1:  # nothing counted, nothing can fail

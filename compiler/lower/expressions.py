@@ -23,8 +23,7 @@ from ..pyprint import text
 from ..typed import Symbol
 from ..types import ANY, Ty, entity, needs_key
 from . import boards, limits, masks
-from .code import _one_operand as one_operand
-from .code import operand, parenthesised, simple, unparenthesised
+from .code import parenthesised, simple, unparenthesised
 
 if TYPE_CHECKING:
     from .lowerer import Lowerer
@@ -83,7 +82,7 @@ def lower(lo: Lowerer, e: t.Expr) -> pyir.Expr:
                 return pair
             return Subscript(obj, index, e.span)
         case t.AttrOf():
-            return Subscript(pyir.dotted(e.table), lo.node(e.obj), e.span)
+            return Subscript(value_code(e.table, e.span), lo.node(e.obj), e.span)
         case t.Collection():
             parts = tuple(canon(lo, item, item.ty, lo.node(item)) for item in e.items)
             lo.facts[e] = limits.literal_facts(lo, e.items)
@@ -117,11 +116,12 @@ def lower(lo: Lowerer, e: t.Expr) -> pyir.Expr:
             assert_never(e)
 
 
-def value_code(py: str, span: SourceSpan) -> pyir.Expr:
+def value_code(py: str, span: SourceSpan | None = None) -> pyir.Expr:
     """The nodes of a name as the checker gives it (`x`, `self.hand`), or of a value of the language
     (`range(self.num_players)`, compiler/builtins/values.py)."""
-    node = pyir.dotted(py, span)
-    return replace(template(py), span=span) if isinstance(node, pyir.Code) else node
+    if all(part.isidentifier() for part in py.split(".")):
+        return pyir.dotted(py, span)
+    return replace(template(py), span=span)
 
 
 def pair_sorted(e: t.ListIndex, obj: pyir.Expr) -> pyir.Expr | None:
@@ -189,12 +189,10 @@ def canon(lo: Lowerer, e: t.Expr, ty: Ty, py: pyir.Expr) -> pyir.Expr:
     # a Python list (a comprehension, `sorted`) or a range (`players`).
     if ty.kind != "list" or e in lo.canonical:
         return py
-    if isinstance(py, Paren) and (not isinstance(py.value, pyir.Code) or one_operand(text(py))):  # `tuple(a or b)`
+    if isinstance(py, Paren):  # `tuple(a or b)`
         return Call(Name("tuple"), (py.value,))
     if isinstance(py, TupleNode) and not py.elts:
         return Call(Name("tuple"), ())
-    if isinstance(py, pyir.Code) and operand(py) and py.text.startswith("(") and one_operand(py.text):
-        return pyir.Code(f"tuple{py.text}")
     return Call(Name("tuple"), (py,))
 
 
@@ -376,13 +374,7 @@ def builtin_facts(lo: Lowerer, e: t.Builtin, lowered: list[pyir.Expr], ret: Ty) 
 def set_items_joined(marked: bool, plus: bool, left: pyir.Expr, right_py: pyir.Expr) -> pyir.Expr | None:
     """`left.union(items)` or `left.difference(items)` for a set operation that pass `unwrap_set_items`
     marked (`marked`: its right operand a set written out), where that operand is lowered as
-    `frozenset((...))` (`right_py`; not a set of more items than a move may walk unchecked), else None.
-    (An operand given as text is read as its text says: a `Code` leaf is not asked what it holds.)"""
-    if isinstance(right_py, pyir.Code):
-        if not marked or not (right_py.text.startswith("frozenset((") and right_py.text.endswith("))")):
-            return None
-        return pyir.Code(f"{text(left if _plain(left) else Paren(left))}.{'union' if plus else 'difference'}"
-                         f"({right_py.text[len('frozenset('):-1]})")
+    `frozenset((...))` (`right_py`; not a set of more items than a move may walk unchecked), else None."""
     if not marked or not (isinstance(right_py, Call) and right_py.func == Name("frozenset") and len(right_py.args) == 1
                           and isinstance(right_py.args[0], TupleNode) and not right_py.keywords):
         return None
@@ -402,8 +394,6 @@ def _plain(py: pyir.Expr) -> bool:
             return _plain(py.value) and py.attr.replace("_", "").isalnum()
         case Subscript():
             return _plain(py.value) and _plain(py.index)
-        case pyir.Code():
-            return py.text.replace(".", "").replace("_", "").replace("[", "").replace("]", "").isalnum()
     return False
 
 

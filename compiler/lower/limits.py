@@ -268,7 +268,7 @@ def hoist(lo: Lowerer, py: pyir.Expr) -> bool:
         return False
     if index is not None and not index.startswith("self.") and index not in lo.entry:
         return False
-    lo.hoisted[text(py)] = None
+    lo.hoisted.setdefault(text(py), py)
     lo.hoist_sites += 1
     return True
 
@@ -283,7 +283,7 @@ def begin_reading(lo: Lowerer, entry: Iterable[str]) -> Reading:
 def end_reading(lo: Lowerer, saved: Reading) -> Small:
     """The lists the rule just lowered took for small (its start checks them), and how many
     operations it does on them (one may be inside another)."""
-    lists, sites = tuple(lo.hoisted or ()), lo.hoist_sites
+    lists, sites = tuple((lo.hoisted or {}).values()), lo.hoist_sites
     lo.hoisted, lo.hoist_sites, lo.entry = saved
     if lists:
         charged(lo)  # (its check charges more work when they are not small)
@@ -296,12 +296,12 @@ def grown(lo: Lowerer, small: Small, cost: int, span: SourceSpan) -> pyir.Expr:
     (they may be nested), `rt.grown(...)`."""
     lists, sites = small
     return pyir.rt("grown", pyir.Name("self"), pyir.Constant(min(cost, MAX_STEPS + 1)), pyir.Constant(sites),
-                   pyir.Tuple(tuple(pyir.Code(py) for py in lists)), at(lo, span))
+                   pyir.Tuple(lists), at(lo, span))
 
 
 def small_check(lo: Lowerer, small: Small, cost: int, span: SourceSpan) -> pyir.Expr:
     """The check a rule that is one expression starts with: `len(...) <= 16 or rt.grown(...)`."""
-    short = [pyir.Compare(pyir.Call(pyir.Name("len"), (pyir.Code(py),)), ("<=",), (pyir.Constant(SMALL_LIST),))
+    short = [pyir.Compare(pyir.Call(pyir.Name("len"), (py,)), ("<=",), (pyir.Constant(SMALL_LIST),))
              for py in small[0]]
     return pyir.BoolOp("or", (short[0] if len(short) == 1 else pyir.BoolOp("and", tuple(short)),
                               grown(lo, small, cost, span)))

@@ -9,8 +9,8 @@ choice's rows found by key (`find_rows_by_key`), a later choice's list made once
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from ..builtins.spec import template
 from ..names import joined
@@ -21,7 +21,6 @@ from ..pyir import (
     BinOp,
     BoolOp,
     Call,
-    Code,
     Comment,
     Compare,
     Comprehension,
@@ -43,19 +42,18 @@ from ..pyir import (
     assign,
     call,
     dotted,
-    expr,
     if_,
     rt,
 )
-from ..pyprint import text
-from ..typed import Listed, Table
-from .boards import Bind
+from ..typed import Level, Listed, ListedKey, Table
+from .boards import Bind, lookup
 from .code import parenthesised, unparenthesised
+from .expressions import value_code
 
 
 # -- through tables per board (pass `index_actions`) ------------------------------------------
 def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, Expr, bool, str]], bound: Bind,
-            gather: tuple[str | Expr, Sequence[tuple[str | Expr, bool]]] | None = None, into: str = "_actions",
+            gather: tuple[Expr, Sequence[tuple[Expr, bool]]] | None = None, into: str = "_actions",
             regions: tuple[list[tuple[Expr | None, str | None]], str, int, bool, bool] | None = None,
             rows: tuple[Expr, str, str] | None = None) -> list[Stmt]:
     """The statements of a listing through tables (a method's body): `choices` are
@@ -81,7 +79,7 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, Expr,
     out: list[Stmt] = [Comment("Actions are interned per board, found by index in tables (`index_actions`): the same "
                                "move is the same object in every state.")]
     levels = table.levels
-    args: list[Expr] = []
+    args: list[Expr] = []  # (each choice's value, as the action holds it)
     for (var, _, is_list, _), level in zip(choices, levels, strict=True):
         args.append(Call(dotted("self.board.line_spots"), (dotted(var),)) if level.how == "lines"
                     else Call(Name("tuple"), (dotted(var),)) if is_list else dotted(var))
@@ -94,80 +92,116 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, Expr,
     slot, what = joined(kind, name), f"the interned actions of `{name}` (`index_actions`)"
     annotation = actions_type(tuple(level.how for level in levels), row_class)
     if not levels:
-        found = bound(f"self.board.tables.actions.get({name!r}) or self.board.tables.action_table({name!r}, 1)", slot,
-                      annotation, what)
+        found = bound(lookup("actions", name, "action_table", Constant(1)), slot, annotation, what)
         first_item = Subscript(Name("_table"), Constant(0))
-        return [*out, assign("_table", found), assign(Name("_action"), first_item),
+        return [*out, assign(Name("_table"), found), assign(Name("_action"), first_item),
                 if_(_is_none("_action"), Assign((Name("_action"), first_item), make)), call(append)]
     first = levels[0]
     # (the table met already, else made: a method call only the first time)
-    make_table = f"self.board.tables.action_dict({name!r})" if first.how == "key" else \
-        f"self.board.tables.action_table({name!r}, {first.size})"
-    out.append(assign("_table", bound(f"self.board.tables.actions.get({name!r}) or {make_table}", slot, annotation,
-                                      what)))
+    find = lookup("actions", name, "action_dict") if first.how == "key" else \
+        lookup("actions", name, "action_table", _size(first.size))
+    out.append(assign(Name("_table"), bound(find, slot, annotation, what)))
+    tables = _Tables(name, clear, choices, levels, bound, gather, regions, rows, tuple(args), make, append, row_class,
+                     kind)
+    return [*out, *_level(tables, 0, "_table")]
 
-    def level_of(k: int, row_name: str) -> list[Stmt]:
-        """The statements of choice k's level (inside the loop of the one before), its row `row`."""
-        (var, walk, is_list, comment), level = choices[k], levels[k]
-        row = Name(row_name)
-        if gather is not None and k == len(levels) - 1:  # (pass `gather_spots`) the row appends its spots' actions
-            return gathered_spots(row_name, gather[0], gather[1], comment)
-        if regions is not None and k == len(levels) - 1:  # (pass `mask_regions`) the row appends its regions'
-            plain = walk if regions[3] else None
-            return gathered_regions(row_name, regions[0], plain, var, regions[1], comment, regions[4])
-        by_rows = rows is not None and k == 0 and level.how == "key" and is_list and not clear and len(levels) > 1
-        body: list[Stmt] = []
-        index: Expr
-        if level.how == "key" and is_list:
-            index = Name(f"_key{k}")
-            body.append(assign(index, Call(Name("tuple"), (dotted(var),))))
-        else:
-            index = dotted(var)
-        last = k == len(levels) - 1
-        got = Name("_action" if last else f"_row{k + 1}")
-        body.append(assign(got, Call(Attribute(row, "get"), (index,)) if level.how == "key" else Subscript(row, index)))
-        # what is made is charged to what the board keeps first (runtime/kept.py `made`, which empties
-        # every table of the board where it would keep too much): a dictionary's entry and its key,
-        # then the action (its object and choices) or the row (a row of spots or regions charges itself)
-        units: list[Expr] = []
-        if level.how == "key":
-            units.append(_plus(_rt("ENTRY"), _rt("OBJECT"), _len(index)) if is_list else _rt("ENTRY"))
-        made: Expr
-        if last:
-            made = make
-            units.append(_plus(_rt("ACTION"), Constant(len(args))))
-            units.extend(_len(dotted(v)) for (v, _, listed, _), lv in zip(choices, levels, strict=True)
-                         if listed and lv.how != "lines")
-        elif (gather is not None or regions is not None) and k == len(levels) - 2:
-            # a row of spots, gathered (pass `gather_spots`), or of regions, by mask (pass `mask_regions`)
-            fixed = fixed_spot_tests(gather[1]) if gather is not None else regions[2] if regions is not None else 0
-            made = rt(row_class or "", Constant(name), Tuple(tuple(args[:-1])), dotted("self._action_text"),
-                      dotted("self.board"), Constant(fixed))
-        else:
-            inner = levels[k + 1]
-            if inner.how == "key":
-                made = Dict((), ())
-                units.append(_rt("DICT"))
-            else:
-                size = _size(inner.size)
-                made = BinOp(List((Constant(None),)), "*", Paren(size) if " " in inner.size else size)
-                units.append(_plus(_rt("OBJECT"), size))
-        making = [call(rt("made", dotted("self.board"), _plus(*units)))] if units else []
-        body.append(if_(_is_none(got.id), *making, Assign((got, Subscript(row, index)), made)))
-        after: list[Stmt] = [call(append)] if last else level_of(k + 1, got.id)
-        if by_rows and rows is not None:  # (pass `find_rows_by_key`) the rows found once, by the walk's key
-            key, value_type, what = rows
-            pair = f"{value_type}, {actions_type(tuple(lv.how for lv in levels[1:]), row_class)}"
-            # (named, like the table, for its rows: a variant whose rows are of another kind has a slot of its own)
-            rows_kind = f"keyed_{kind if row_class else 'rows'}"
-            find = (f"self.board.tables.values.get('{rows_kind} {name}') or "
-                    f"self.board.tables.value_table('{rows_kind} {name}')")
-            rows_table = bound(find, joined(rows_kind, name), f"dict[Any, list[tuple[{pair}]]]",
-                               f"the rows of the first choice of `{name}` by {what} (`find_rows_by_key`)")
-            return rows_lines(var, walk, comment, key, rows_table, pair, body, what, after)
-        return [For(Name(var), walk, (*body, *after), note=comment)]
 
-    return [*out, *level_of(0, "_table")]
+@dataclass(frozen=True, slots=True)
+class _Tables:
+    """What each level of a listing through tables shares: `listing`'s arguments, each choice's
+    value as the action holds it (`args`), the action made (`make`) and found (`append`, to the
+    list), the class of the last choice's rows (`row_class`) and what the table is named for (`kind`)."""
+
+    name: str
+    clear: bool
+    choices: list[tuple[str, Expr, bool, str]]
+    levels: tuple[Level, ...]
+    bound: Bind
+    gather: tuple[Expr, Sequence[tuple[Expr, bool]]] | None
+    regions: tuple[list[tuple[Expr | None, str | None]], str, int, bool, bool] | None
+    rows: tuple[Expr, str, str] | None
+    args: tuple[Expr, ...]
+    make: Expr
+    append: Expr
+    row_class: str | None
+    kind: str
+
+
+def _level(tables: _Tables, k: int, row_name: str) -> list[Stmt]:
+    """The statements of choice k's level (inside the loop of the one before), its row `row_name`."""
+    (var, walk, is_list, comment), level, levels = tables.choices[k], tables.levels[k], tables.levels
+    row, gather, regions = Name(row_name), tables.gather, tables.regions
+    if gather is not None and k == len(levels) - 1:  # (pass `gather_spots`) the row appends its spots' actions
+        return gathered_spots(row_name, gather[0], gather[1], comment)
+    if regions is not None and k == len(levels) - 1:  # (pass `mask_regions`) the row appends its regions'
+        plain = walk if regions[3] else None
+        return gathered_regions(row_name, regions[0], plain, var, regions[1], comment, regions[4])
+    by_rows = tables.rows is not None and k == 0 and level.how == "key" and is_list and not tables.clear \
+        and len(levels) > 1
+    body: list[Stmt] = []
+    index: Expr
+    if level.how == "key" and is_list:
+        index = Name(f"_key{k}")
+        body.append(assign(index, Call(Name("tuple"), (dotted(var),))))
+    else:
+        index = dotted(var)
+    last = k == len(levels) - 1
+    got = Name("_action" if last else f"_row{k + 1}")
+    body.append(assign(got, Call(Attribute(row, "get"), (index,)) if level.how == "key" else Subscript(row, index)))
+    made, units = _made(tables, k, index)
+    making = [call(rt("made", dotted("self.board"), _plus(*units)))] if units else []
+    body.append(if_(_is_none(got.id), *making, Assign((got, Subscript(row, index)), made)))
+    after: list[Stmt] = [call(tables.append)] if last else _level(tables, k + 1, got.id)
+    if by_rows and tables.rows is not None:  # (pass `find_rows_by_key`) the rows found once, by the walk's key
+        return _by_rows(tables, tables.rows, body, after)
+    return [For(Name(var), walk, (*body, *after), note=comment)]
+
+
+def _made(tables: _Tables, k: int, index: Expr) -> tuple[Expr, list[Expr]]:
+    """What choice k's level makes when its row holds nothing at `index` (the action, a row of the
+    next level, a row of spots or regions), and what it is charged: what is made is charged to what
+    the board keeps first (runtime/kept.py `made`, which empties every table of the board where it
+    would keep too much): a dictionary's entry and its key, then the action (its object and
+    choices) or the row (a row of spots or regions charges itself)."""
+    (_, _, is_list, _), level, levels = tables.choices[k], tables.levels[k], tables.levels
+    units: list[Expr] = []
+    if level.how == "key":
+        units.append(_plus(_rt("ENTRY"), _rt("OBJECT"), _len(index)) if is_list else _rt("ENTRY"))
+    made: Expr
+    if k == len(levels) - 1:
+        made = tables.make
+        units.append(_plus(_rt("ACTION"), Constant(len(tables.args))))
+        units.extend(_len(dotted(v)) for (v, _, listed, _), lv in zip(tables.choices, levels, strict=True)
+                     if listed and lv.how != "lines")
+    elif (tables.gather is not None or tables.regions is not None) and k == len(levels) - 2:
+        # a row of spots, gathered (pass `gather_spots`), or of regions, by mask (pass `mask_regions`)
+        fixed = fixed_spot_tests(tables.gather[1]) if tables.gather is not None \
+            else tables.regions[2] if tables.regions is not None else 0
+        made = rt(tables.row_class or "", Constant(tables.name), Tuple(tables.args[:-1]), dotted("self._action_text"),
+                  dotted("self.board"), Constant(fixed))
+    else:
+        inner = levels[k + 1]
+        if inner.how == "key":
+            made = Dict((), ())
+            units.append(_rt("DICT"))
+        else:
+            size = _size(inner.size)
+            made = BinOp(List((Constant(None),)), "*", Paren(size) if " " in inner.size else size)
+            units.append(_plus(_rt("OBJECT"), size))
+    return made, units
+
+
+def _by_rows(tables: _Tables, rows: tuple[Expr, str, str], body: list[Stmt], after: list[Stmt]) -> list[Stmt]:
+    """(pass `find_rows_by_key`) The first choice's level, its rows found once by the key of its walk
+    (`rows`, as `listing` takes it): `body` finds a value's row, `after` runs the rest of the listing."""
+    (var, walk, _, comment), (key, value_type, what), name = tables.choices[0], rows, tables.name
+    pair = f"{value_type}, {actions_type(tuple(lv.how for lv in tables.levels[1:]), tables.row_class)}"
+    # (named, like the table, for its rows: a variant whose rows are of another kind has a slot of its own)
+    rows_kind = f"keyed_{tables.kind if tables.row_class else 'rows'}"
+    rows_table = tables.bound(lookup("values", f"{rows_kind} {name}", "value_table"), joined(rows_kind, name),
+                              f"dict[Any, list[tuple[{pair}]]]",
+                              f"the rows of the first choice of `{name}` by {what} (`find_rows_by_key`)")
+    return rows_lines(var, walk, comment, key, rows_table, pair, body, what, after)
 
 
 def actions_type(levels: tuple[str, ...], row: str | None) -> str:
@@ -186,24 +220,24 @@ def actions_type(levels: tuple[str, ...], row: str | None) -> str:
 
 # -- the rows of a listing's last choice, gathered (passes `gather_spots`, `mask_regions`), and its
 # first choice's rows found by key (`find_rows_by_key`), within a listing through tables
-def gathered_spots(row_name: str, first: str | Expr, more: Sequence[tuple[str | Expr, bool]],
+def gathered_spots(row_name: str, first: Expr, more: Sequence[tuple[Expr, bool]],
                    comment: str) -> list[Stmt]:
     """(pass `gather_spots`) The statements (in the last choice's loop) that append the actions
     of the last choice from its row `row`, an `rt.SpotRow`: `first`, the masks joined first, and
     `more`, each further group's code and whether it is kept per row, as `board.spots_of` takes them."""
     row, mask, held = Name(row_name), Name("_spots_mask"), Name("_row_fixed")
-    out: list[Stmt] = [assign(mask, expr(first), note=f"{comment}; `gather_spots`: its spots as a bit mask")]
+    out: list[Stmt] = [assign(mask, first, note=f"{comment}; `gather_spots`: its spots as a bit mask")]
     kept = 0
     for code, is_fixed in more:
         if is_fixed:
             slot = Subscript(Attribute(row, "fixed"), Constant(kept))
             fixed = If(_is_none(held.id), (
-                Assign((held, slot), rt("union", expr(code))),
+                Assign((held, slot), rt("union", code)),
             ), note="(a test of the earlier choices only: computed once per row)")
             out.append(if_(mask, assign(held, slot), fixed, AugAssign(mask, "&", held)))
             kept += 1
         else:
-            out.append(if_(mask, AugAssign(mask, "&", rt("union", expr(code)))))
+            out.append(if_(mask, AugAssign(mask, "&", rt("union", code))))
     # (the row's actions of the masks it met last, read in place: a method call only for a mask not
     # among them, runtime/listing.py `SpotRow.made`)
     gathered = Name("_gathered")
@@ -217,7 +251,7 @@ def gathered_spots(row_name: str, first: str | Expr, more: Sequence[tuple[str | 
     return out
 
 
-def fixed_spot_tests(more: Sequence[tuple[str | Expr, bool]]) -> int:
+def fixed_spot_tests(more: Sequence[tuple[Expr, bool]]) -> int:
     return sum(1 for _, is_fixed in more if is_fixed)
 
 
@@ -269,7 +303,7 @@ def gathered_regions(row_name: str, terms: list[tuple[Expr | None, str | None]],
     ), orelse=tuple(out), note="(its regions are not in region order: walked as the rules walk them)")]
 
 
-def rows_lines(var: str, walk: Expr, comment: str, key: Expr, rows_table: str, annotation: str,
+def rows_lines(var: str, walk: Expr, comment: str, key: Expr, rows_table: Expr, annotation: str,
                row_lines: list[Stmt], what: str, then: list[Stmt]) -> list[Stmt]:
     """(pass `find_rows_by_key`) The statements that find the rows of a listing's first choice `var` by `key`
     (the definition its walk calls is remembered by, `what` in words): made the first time by walking
@@ -280,7 +314,7 @@ def rows_lines(var: str, walk: Expr, comment: str, key: Expr, rows_table: str, a
     return [
         Comment(f"`find_rows_by_key`: the rows of `{var}` found once per listing by {what}, which its values are a "
                 "function of (`remember_values`), not by a tuple made and hashed per value"),
-        assign("_rows", rows_table),  # (text: pass `bind_board_tables` finds the table's look-up by it)
+        assign(rows, rows_table),  # (pass `bind_board_tables` finds the table's look-up by its nodes)
         assign(rows_key, key),
         assign(found, Call(Attribute(rows, "get"), (rows_key,)), annotation=f"list[tuple[{annotation}]] | None"),
         if_(_is_none(found.id),
@@ -298,24 +332,29 @@ def remembered(listed: Listed, action: str, plain: list[Stmt], bindings: list[St
     """The statements of the listing (a method's body): the table, the key, and the plain listing
     `plain` (appending to `listed_actions`, after the listing's own `bindings`) run only for a key met
     the first time. `bound`: how the table is read (pass `bind_board_tables`)."""
-    parts = [Call(Name("frozenset"), (expr(code),)) if member else expr(code) for code, member in listed.keys]
+    parts = [Call(Name("frozenset"), (_key_read(key),)) if key.member else _key_read(key) for key in listed.keys]
     key = parts[0] if len(parts) == 1 else Tuple(tuple(parts))
     name = f"listing {action}"
-    find = bound(f"self.board.tables.values.get({name!r}) or self.board.tables.value_table({name!r})",
-                 joined("listed", action), "dict[Any, list[rt.Action]]",
+    find = bound(lookup("values", name, "value_table"), joined("listed", action), "dict[Any, list[rt.Action]]",
                  f"the listings of `{action}` by what they read (`remember_listings`)")
     table, listed_key, actions = Name("_listed"), Name("_listed_key"), Name("_listed_actions")
     return [
         Comment(f"What this listing lists is a function of {listed.what}: remembered by "
                 f"{'them' if len(parts) > 1 else 'it'}, in a table of the board every state shares "
                 "(`remember_listings`)."),
-        assign("_listed", find),  # (text: pass `bind_board_tables` finds the table's look-up by it)
+        assign(table, find),  # (pass `bind_board_tables` finds the table's look-up by its nodes)
         assign(listed_key, key),
         assign(actions, Call(Attribute(table, "get"), (listed_key,)), annotation="list[rt.Action] | None"),
         if_(_is_none(actions.id), assign(actions, List(())), *bindings, *plain,
             call(rt("remember", table, listed_key, actions, dotted("self.board")))),
         AugAssign(Name("_actions"), "+", actions),
     ]
+
+
+def _key_read(key: ListedKey) -> Expr:
+    """The code that reads a value a listing is remembered by: a field, or its entry at an entity."""
+    read = dotted(key.field.py)
+    return read if key.at is None else Subscript(read, value_code(key.at.py))
 
 
 # -- rows found by key (pass `find_rows_by_key`) ------------------------------------------------------
@@ -328,7 +367,7 @@ def key_code(table_py: str, at: int | None, params: tuple[int, ...], args: list[
 
 
 # -- a later choice's list made once (pass `hoist_choices`) ---------------------------------------
-def hoisted(joined: list[tuple[str, str | None, str, str]], walk: Expr, annotation: str, choice: str, span: str,
+def hoisted(joined: list[tuple[str, str | None, Expr, str]], walk: Expr, annotation: str, choice: str, span: str,
             limit: int, runtime: Callable[[Expr], bool]) -> Expr:
     """The walk of a later choice the pass found, through a local of the listing (bound to None
     before its loops, in `joined`, pass `hoist_masks`'s bindings), made the first time it is
@@ -337,7 +376,7 @@ def hoisted(joined: list[tuple[str, str | None, str, str]], walk: Expr, annotati
     if runtime(walk) or len(joined) >= limit:
         return walk
     name = f"_joined{len(joined)}"
-    joined.append((name, f"{annotation} | None", "None",
+    joined.append((name, f"{annotation} | None", Constant(None),
                    f"{span}; `hoist_choices`: the list `{choice}` walks, made once, the first time it is walked"))
     local = Name(name)
     return Paren(IfExp(local, Compare(local, ("is not",), (Constant(None),)), Paren(NamedExpr(local, walk))))
@@ -376,59 +415,25 @@ def guard_written(marked: bool, when: Expr | None) -> Expr | None:
     """The test a listing starts with, the negation of `when` (lowered), or None where the listing
     calls the guard method (an action the pass did not mark: `marked` false). A negation, a
     membership or an identity test is negated by its operator (`x`, `c not in s`, `x is None`), as
-    Python reads best; asked of the nodes (a `Code` leaf: of its text). (Called by lowering:
-    compiler/lower/actions.py.)"""
+    Python reads best; asked of the nodes. (Called by lowering: compiler/lower/actions.py.)"""
     if when is None or not marked:
         return None
     bare = unparenthesised(when)
     match bare:
-        case Code():
-            return Code(_written_text(bare.text, text(parenthesised(bare))))
-        case UnaryOp(op="not") if not isinstance(unparenthesised(bare.operand), Code):
+        case UnaryOp(op="not"):
             return unparenthesised(bare.operand)
         case Compare(ops=(op,), comparators=(right,)) if op in _NEGATED:
-            left, other = _compared(bare.left), _compared(right)
-            if left is not None and other is not None:
-                return Compare(left, (_NEGATED[op],), (other,))
-            return Code(_written_text(text(bare), text(parenthesised(bare))))
-        case UnaryOp(op="not"):
-            return Code(_written_text(text(bare), text(parenthesised(bare))))
+            return Compare(_compared(bare.left), (_NEGATED[op],), (_compared(right),))
     return UnaryOp("not", parenthesised(bare))
 
 
 _NEGATED = {"in": "not in", "not in": "in", "is": "is not", "is not": "is"}
 
 
-def _compared(e: Expr) -> Expr | None:
+def _compared(e: Expr) -> Expr:
     """`e` as an operand of a comparison: in parentheses if it binds looser, else as it is, without
-    parentheses of its own; None for a `Code` leaf (its text says)."""
+    parentheses of its own."""
     inner = e.value if isinstance(e, Paren) and not isinstance(e.value, GeneratorExp) else e
-    if isinstance(inner, Code):
-        return None
     looser = isinstance(inner, BoolOp | Compare | IfExp | NamedExpr) \
         or isinstance(inner, UnaryOp) and inner.op == "not"
     return Paren(inner) if looser else inner
-
-
-def _written_text(when: str, parenthesised: str) -> str:
-    """`guard_written` of code written as text: `when`, and it as one operand (`parenthesised`)."""
-    py = when.strip()
-    tree = ast.parse(py, mode="eval").body
-    match tree:
-        case ast.UnaryOp(op=ast.Not()):  # (the whole test of an `if`: no parentheses needed)
-            operand = ast.get_source_segment(py, tree.operand)
-            if operand is not None:
-                return operand
-        case ast.Compare(ops=[ast.In() | ast.NotIn() | ast.Is() | ast.IsNot() as op], comparators=[right]):
-            left_py, right_py = ast.get_source_segment(py, tree.left), ast.get_source_segment(py, right)
-            if left_py is not None and right_py is not None:
-                negated = {ast.In: "not in", ast.NotIn: "in", ast.Is: "is not", ast.IsNot: "is"}[type(op)]
-                return f"{_operand(tree.left, left_py)} {negated} {_operand(right, right_py)}"
-    return f"not {parenthesised}"
-
-
-def _operand(node: ast.expr, py: str) -> str:
-    """`py`, the code of `node`, as an operand of a comparison: in parentheses if it binds looser."""
-    looser = isinstance(node, ast.BoolOp | ast.Compare | ast.IfExp | ast.Lambda | ast.NamedExpr) \
-        or isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
-    return f"({py})" if looser else py

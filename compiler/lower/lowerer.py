@@ -64,9 +64,9 @@ class MoveLimits:
     spending: set[str] = field(default_factory=set)
     charging_triggers: set[str] = field(default_factory=set)  # the methods of triggers whose code does
     # A rule that only reads the game checks at its start that the lists it searches are small
-    # (`hoisted`, in the order met; None: this rule changes the game, each operation is checked
-    # where it is); `entry` are its parameters, known at its start.
-    hoisted: dict[str, None] | None = None
+    # (`hoisted`, by their code, in the order met; None: this rule changes the game, each operation
+    # is checked where it is); `entry` are its parameters, known at its start.
+    hoisted: dict[str, Expr] | None = None
     hoist_sites: int = 0  # the operations on them, which may be nested one in another
     entry: frozenset[str] = frozenset()
     # While an effect statement is lowered: the lists it walks whose size is checked by a
@@ -122,8 +122,8 @@ class Lowerer(MoveLimits):
         self.called: set[str] = set()  # the definitions called as methods (Program.called)
         # Each table of the board the code finds by name: the slot of the state it would be bound to, and
         # the annotation, the code that finds it and what it holds (Program.board_lookups), in the order met
-        self.board_lookups: dict[str, tuple[str, str, str]] = {}
-        # What the passes derived in the code lowered since the last line that took them (t.Note):
+        self.board_lookups: dict[str, tuple[str, Expr, str]] = {}
+        # What the passes keep_derived in the code lowered since the last line that took them (t.Note):
         # each verb ("inlined", "hoisted") with what, in the order met.
         self.notes: dict[str, dict[str, None]] = {}
         # Values kept between moves (passes `keep_derived`, `keep_end`, `drop_by_region`, `nest_by_region`, as they
@@ -141,10 +141,10 @@ class Lowerer(MoveLimits):
         # While a later choice of a listing is lowered (pass `hoist_masks`): the masks joined once,
         # before the listing's loops (each local, its annotation, its code and the comment of its line), the choice's
         # name and the names of the choices before it
-        self.listing_hoisted: tuple[list[tuple[str, str | None, str, str]], str, tuple[str, ...]] | None = None
+        self.listing_hoisted: tuple[list[tuple[str, str | None, Expr, str]], str, tuple[str, ...]] | None = None
         # While the last choice of a listing pass `gather_spots` gathers is lowered: the parts of its
         # list of spots (spot_filters_code: the masks joined first, each further group and its term's position)
-        self.spot_row: list[tuple[str, list[tuple[str, int | None]]]] | None = None
+        self.spot_row: list[tuple[Expr, list[tuple[Expr, int | None]]]] | None = None
         # (pass `mask_regions`) the kept tests of regions lowering keeps (their definitions charge nothing
         # to the limits of a move), and by the slot of each definition the masks of known bits its drops
         # make stale; decided once the fields are lowered (`keep_region_tests`)

@@ -172,8 +172,6 @@ def _first(node: pyir.Expr) -> _Found | _Trivial | None:
     if isinstance(node, Name | Constant):
         return _TRIVIAL
     match node:
-        case pyir.Code():  # (text: a name or its attributes only reads; anything else is not looked into)
-            return _TRIVIAL if all(part.isidentifier() for part in node.text.split(".")) else None
         case pyir.Attribute():
             return _TRIVIAL if _first(node.value) is _TRIVIAL else None
         case pyir.BinOp():

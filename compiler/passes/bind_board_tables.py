@@ -27,7 +27,8 @@ declarations' (never the players': `index_actions`), and making one reads nothin
 The pass runs on the lowered program: lowering writes each table found by name, the whole value
 of the statement that reads it (`_table = ...`), and notes it with the slot it would be bound to,
 its type and what it holds (`Program.board_lookups`); the pass binds each one noted (the slots of
-`_bind_tables`, `Program.board_tables`) and reads the slot where that code stood.
+`_bind_tables`, `Program.board_tables`) and reads the slot where that code stood (a statement whose
+value is that code's nodes, equal).
 
 The sets of spots of the board grouped by a key (`mask_spot_filters`, `board.tables.spot_groups`) are left to be
 found where they are used: making one reads the board through rule code, which may fail on a
@@ -40,19 +41,21 @@ from dataclasses import replace
 
 from ..analysis import Facts
 from ..lowered import Program, each_statement
-from ..pyir import Assign, Block, Code, Stmt
+from ..pyir import Assign, Attribute, Block, Name, Stmt
+from ..pyprint import text
 
 
 def run(program: Program, facts: Facts) -> Program:
     if not program.board_lookups:
         return program
-    slots = {code: f"self.{slot}" for slot, _, code, _ in program.board_lookups}
+    slots = {code: Attribute(Name("self"), slot) for slot, _, code, _ in program.board_lookups}
 
     def bound(s: Stmt) -> Stmt:
-        if isinstance(s, Assign) and isinstance(s.value, Code) and s.value.text in slots:  # (finds a table: text)
-            return replace(s, value=Code(slots[s.value.text], s.value.span))
+        if isinstance(s, Assign) and s.value in slots:  # (finds a table: its code, as lowering noted it)
+            return replace(s, value=slots[s.value])
         return s
 
     def rewrite(body: Block) -> Block:
         return each_statement(body, bound)
-    return replace(program.with_bodies(rewrite), board_tables=list(program.board_lookups))
+    found = [(slot, annotation, text(code), what) for slot, annotation, code, what in program.board_lookups]
+    return replace(program.with_bodies(rewrite), board_tables=found)

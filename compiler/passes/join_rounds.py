@@ -58,7 +58,7 @@ ROUNDS = "_rounds"  # the local holding how many rounds the loop makes (compiler
 
 
 def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
-    """Each such loop marked (`t.For.joins_rounds`, the items it joins as generated code spells them):
+    """Each such loop marked (`t.For.joins_rounds`, the items it joins):
     lowering makes its joins at once where it writes the join and its count as taken above."""
     defines = {d.name: d for d in program.defines}
 
@@ -72,9 +72,9 @@ def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
     return map_statements(program, marked)
 
 
-def _items(s: t.For) -> list[str] | None:
-    """How generated code spells the items the loop's one assignment joins, each round the same
-    (names the loop neither binds nor assigns, numbers), or None if it is not `x = x + [...]`."""
+def _items(s: t.For) -> list[t.Num | t.Ref] | None:
+    """The items the loop's one assignment joins, each round the same (names the loop neither binds
+    nor assigns, numbers), or None if it is not `x = x + [...]`."""
     a = s.body[0]
     if not isinstance(a, t.Assign) or a.op != "=" or a.item is not None or a.target.kind not in ("field", "perfield"):
         return None
@@ -85,17 +85,17 @@ def _items(s: t.For) -> list[str] | None:
     if not (isinstance(value, t.Binary) and value.op == "+" and isinstance(value.right, t.Collection)
             and value.right.kind == "list" and value.right.items and _reads_target(value.left, a)):
         return None
-    spelled = []
+    items: list[t.Num | t.Ref] = []
     for item in value.right.items:
         match item:
-            case t.Num(value=n):
-                spelled.append(str(n))
+            case t.Num():
+                items.append(item)
             case t.Ref(sym=sym) if sym is not s.var and sym.kind in ("local", "const", "value") \
                     and sym.name != a.target.name:
-                spelled.append(sym.py)
+                items.append(item)
             case _:
                 return None
-    return spelled
+    return items
 
 
 def _reads_target(e: t.Expr, a: t.Assign) -> bool:

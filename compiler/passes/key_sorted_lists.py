@@ -49,10 +49,10 @@ def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
         listed = a.listing.remembered
         if listed is None:
             return None
-        codes = frozenset(code for code, member in listed.keys if member and _field_of(code, kept))
+        codes = frozenset(key for key in listed.keys if key.member and key.field.name in kept)
         if not codes:
             return None
-        keys = tuple((code, member and code not in codes) for code, member in listed.keys)
+        keys = tuple(replace(key, member=key.member and key not in codes) for key in listed.keys)
         return replace(a.listing, remembered=replace(listed, keys=keys, what=described(listed.keys, listed.words,
                                                                                         codes)))
 
@@ -60,19 +60,19 @@ def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
 
 
 def kept_sorted(program: t.TypedProgram) -> frozenset[str]:
-    """How generated code spells the fields (`self.hand`) of a list type that their start and
-    every assignment of the rules keep sorted (of those the rules assign)."""
+    """The fields (their names) of a list type that their start and every assignment of the rules
+    keep sorted (of those the rules assign)."""
     fields = {f.decl.name for f in program.fields if f.decl.type.kind == "list" and _sorted(f.init, f.decl.name)}
-    spelled: dict[str, str] = {}
+    assigned: set[str] = set()
     bodies = [program.setup, *(p.body for p in program.procedures), *(trig.effect for trig in program.triggers),
               *(ph.start for ph in program.phases), *(a.effect for a in program.actions)]
     for body in bodies:
         for s in t.statements(body):
             if isinstance(s, t.Assign) and s.target.kind in ("field", "perfield") and s.target.name in fields:
-                spelled[s.target.name] = s.target.py
+                assigned.add(s.target.name)
                 if s.op != "=" or s.item is not None or not _sorted(s.value, s.target.name):
                     fields.discard(s.target.name)
-    return frozenset(py for name, py in spelled.items() if name in fields)
+    return frozenset(assigned & fields)
 
 
 def _sorted(e: t.Expr, name: str) -> bool:
@@ -95,7 +95,3 @@ def _short(e: t.Expr) -> bool:
     e = bare(e)
     return isinstance(e, t.Collection) and e.kind == "list" and len(e.items) <= 1
 
-
-def _field_of(code: str, kept: frozenset[str]) -> bool:
-    """Whether a listing's key `code` (`self.hand[self.current]`, `self.deck`) reads a kept-sorted field."""
-    return any(code == py or code.startswith(py + "[") for py in kept)

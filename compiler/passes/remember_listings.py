@@ -53,19 +53,17 @@ themselves charge nothing. A table holds at most `rt.MAX_TABLED` lists, emptied 
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 from .. import typed as t
 from ..analysis import Facts
 from ..builtins import BUILTINS
-from ..typed import Listed
+from ..typed import Listed, ListedKey
 from ..types import Ty
 from .index_actions import listed_as
 from .rewrite import can_fail, free_locals
 
 MAX_KEYS = 3  # values of the game a listing remembered by value may read
-_FIXED_VALUE = re.compile(r"range\(\d+\)")  # an enumeration's values, all of them (as `remember_values`)
 _SEATS = ("current", "opponent")  # the seats an entry of a field per player may be read at
 
 
@@ -86,12 +84,12 @@ def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
 
 
 def _listed(a: t.Action, defines: dict[str, t.Define]) -> Listed | None:
-    reads: dict[str, tuple[str, bool]] = {}  # code -> (rule words, read only through membership)
+    reads: dict[tuple[str, str | None], tuple[ListedKey, str]] = {}  # (by how code spells it) the key, rule words
     earlier: set[t.Symbol] = set()
 
-    def note(code: str, words: str, member: bool) -> None:
-        was = reads.get(code)
-        reads[code] = (words, member and (was is None or was[1]))
+    def note(key: ListedKey, words: str) -> None:
+        was = reads.get(key.spelled)
+        reads[key.spelled] = (replace(key, member=key.member and (was is None or was[0].member)), words)
 
     def visit(e: t.Expr, member: bool = False) -> bool:
         match e:
@@ -100,21 +98,21 @@ def _listed(a: t.Action, defines: dict[str, t.Define]) -> Listed | None:
             case t.Binary(op="in" | "not in"):
                 return visit(e.left) and visit(e.right, True)
             case t.PerIndex():
-                index = _index_code(e.index)
+                index = _index(e.index)
                 if e.field.kind != "perfield" or index is None or not _few(e.ty):
                     return False
-                note(f"{e.field.py}[{index}]", f"{e.field.name}[{_words(e.index)}]", member and e.ty.kind == "list")
+                note(ListedKey(e.field, index, member and e.ty.kind == "list"), f"{e.field.name}[{_words(e.index)}]")
                 return True
             case t.Ref(sym=sym):
                 if sym.kind == "field":
                     if not _few(e.ty):
                         return False
-                    note(sym.py, sym.name, member and e.ty.kind == "list")
+                    note(ListedKey(sym, None, member and e.ty.kind == "list"), sym.name)
                     return True
                 if sym.kind == "value":
-                    return bool(_FIXED_VALUE.fullmatch(sym.py)) or sym.name == "none"
+                    return sym.fixed  # (all an enumeration's values, `none`: not the players, the board's spots)
                 if sym.kind == "const":
-                    return "self" not in sym.py  # (a neutral seat is numbered after the players)
+                    return sym.fixed  # (a neutral seat is numbered after the players)
                 return sym.kind == "local"  # (not an option, nor a whole field per entity)
             case t.DefineCall() | t.Invalid():
                 return False
@@ -130,30 +128,30 @@ def _listed(a: t.Action, defines: dict[str, t.Define]) -> Listed | None:
         earlier.add(c.var)
     if len(reads) > MAX_KEYS:
         return None
-    keys = tuple((code, member) for code, (_, member) in reads.items())
-    words = tuple(words for words, _ in reads.values())
+    keys = tuple(key for key, _ in reads.values())
+    words = tuple(words for _, words in reads.values())
     return Listed(a.name, keys, described(keys, words), words)
 
 
-def described(keys: tuple[tuple[str, bool], ...], words: tuple[str, ...],
-              kept_sorted: frozenset[str] = frozenset()) -> str:
+def described(keys: tuple[ListedKey, ...], words: tuple[str, ...],
+              kept_sorted: frozenset[ListedKey] = frozenset()) -> str:
     """The values a listing is remembered by, in the rule language's words (`kept_sorted`: the
     lists keyed as they are, since the rules keep them sorted: pass `key_sorted_lists`)."""
-    said = [f"`{w}` (kept sorted, `key_sorted_lists`)" if code in kept_sorted
-            else f"the items of `{w}`" if member else f"`{w}`"
-            for (code, member), w in zip(keys, words, strict=True)]
+    said = [f"`{w}` (kept sorted, `key_sorted_lists`)" if key in kept_sorted
+            else f"the items of `{w}`" if key.member else f"`{w}`"
+            for key, w in zip(keys, words, strict=True)]
     what = " and ".join([", ".join(said[:-1]), said[-1]] if len(said) > 2 else said)
     return what or "nothing that changes"
 
 
-def _index_code(e: t.Expr) -> str | None:
-    """How generated code reads the entity an entry is read at: a seat whose turn it is, or a
-    constant; None for anything else (a local, a number that may be out of range)."""
+def _index(e: t.Expr) -> t.Symbol | None:
+    """The entity an entry is read at: a seat whose turn it is, or a constant; None for anything
+    else (a local, a number that may be out of range)."""
     match e:
         case t.Ref(sym=sym) if sym.kind == "value" and sym.name in _SEATS:
-            return sym.py
-        case t.Ref(sym=sym) if sym.kind == "const" and "self" not in sym.py:
-            return sym.py
+            return sym
+        case t.Ref(sym=sym) if sym.kind == "const" and sym.fixed:
+            return sym
     return None
 
 

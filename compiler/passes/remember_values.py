@@ -45,7 +45,6 @@ kept value; finding it costs nothing.
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 from .. import typed as t
@@ -54,8 +53,6 @@ from ..analysis.keeping import PLAIN, worth_keeping
 from ..builtins import BUILTINS
 from ..types import Ty
 from .count_items import walkless
-
-_FIXED_VALUE = re.compile(r"range\(\d+\)")  # an enumeration or a kind of component: all its values
 
 
 def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
@@ -98,10 +95,10 @@ def tabled(d: t.Define) -> t.ValueTable | None:
                 if x.sym in params:
                     keyed.add(params[x.sym])
             case t.Ref() if x.sym.kind == "value":
-                if not (_FIXED_VALUE.fullmatch(x.sym.py) or x.sym.name == "none"):
+                if not x.sym.fixed:
                     return None  # the players, the seat to act, the board's spots ...
             case t.Ref() if x.sym.kind == "const":
-                if "self" in x.sym.py:
+                if not x.sym.fixed:
                     return None  # a neutral seat: numbered after the players
             case t.Ref():
                 return None  # an option, a whole field per entity

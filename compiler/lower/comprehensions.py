@@ -34,7 +34,8 @@ def comprehension(lo: Lowerer, e: t.Comprehension) -> pyir.Expr:
     if masked is None and not charges(py):  # (pass `mask_values`: masks per value, the empty spots)
         masked = value_masks_code(lo, e)
     if masked is None and not charges(py):
-        # (passes `mask_spot_filters`, `count_items`, `intersect_components`: where the plain code charges no work as it runs)
+        # (passes `mask_spot_filters`, `count_items`, `intersect_components`: where the plain code
+        # charges no work as it runs)
         masked = spot_filters_code(lo, e) or count_items_code(lo, e) or component_sets_code(lo, e) \
             or set_lists_code(lo, e) or region_any(lo, e)
     return py if masked is None else masked  # (a set of spots kept as a bit mask, pass `mask_spot_sets`, and the like)
@@ -260,7 +261,8 @@ def spot_filters_code(lo: Lowerer, e: t.Comprehension) -> pyir.Expr | None:
         keyed[len(more) - 1] = at
     lo.notes.setdefault("made from bit masks", {})[show(e, 40)] = None
     joined_code = listing_hoist_code(lo, e, _joined(first))
-    if lo.spot_row is not None:  # (pass `gather_spots`: the parts, and which group is a test of which term, by position)
+    # (pass `gather_spots`: the parts, and which group is a test of which term, by position)
+    if lo.spot_row is not None:
         lo.spot_row.append((joined_code, [(m, keyed.get(i)) for i, m in enumerate(more)]))
     return Call(pyir.dotted("self.board.spots_of"), (joined_code, *more))
 

@@ -2,7 +2,7 @@
 `remember_listings`) is keyed by the list itself, not by a set made of its items.
 
 What is written (on the case tests/passes/key_sorted_lists.yaml and the test game
-tests/games/sorted-keys.yaml: what is taken, a hand joined and sorted, less a card, copied from
+tests/games/key-sorted-lists.yaml: what is taken, a hand joined and sorted, less a card, copied from
 another seat's, and what is not, a pile a card is laid on, a row set to two cards written out, a
 stack started with two) is their golden (tests/test_pass_goldens.py). Checked here: which fields
 are found kept sorted (China (Schacht)'s, the test game's); the test game played in lockstep with
@@ -22,7 +22,7 @@ from rulewright.compiler.passes.key_sorted_lists import kept_sorted
 from rulewright.core.paths import ruleset_file
 from tests.helpers.lockstep import moves_in_lockstep
 
-GAME = Path(__file__).parent / "games" / "sorted-keys.yaml"
+GAME = Path(__file__).parent / "games" / "key-sorted-lists.yaml"
 
 
 def typed_of(path: Path):  # type: ignore[no-untyped-def]
@@ -40,7 +40,7 @@ def test_schacht_s_fields_kept_sorted() -> None:
 
 
 def test_what_is_taken() -> None:
-    """(What is written is the golden of the test game, tests/passes/key_sorted_lists-sorted-keys.golden.)"""
+    """(What is written is the golden of the test game, tests/passes/key_sorted_lists-key-sorted-lists.golden.)"""
     assert kept_sorted(typed_of(GAME)) == {"hand"}
 
 

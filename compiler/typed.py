@@ -598,6 +598,9 @@ class Define:
     version_of: tuple[str, str] | None = None
     # How its values are stored (the representation step; none of them: computed at each call):
     kept: Kept | None = None  # (pass `derived` ...) kept in the state between moves
+    # (pass `derived`) a variant's definition that its base's own effects would have to drop: remembered
+    # per state instead, in `_derived` (as `cached: true` is), which every change of the game already drops
+    per_state: bool = False
     tabled: ValueTable | None = None  # (pass `value_tables`) remembered by the value it reads
     # the pass that decided it is not kept though `derived` would keep it (`inner_defines`, `score_only`)
     unkept: str = ""

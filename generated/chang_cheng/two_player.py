@@ -12,7 +12,6 @@ from typing import Any, ClassVar, Final
 
 from rulewright import runtime as rt
 from rulewright.generated.chang_cheng.base import (
-    ARCHITECT,
     AT_ONCE,
     BUILDER_CHOOSES,
     CARD_AND_WALL,
@@ -20,13 +19,7 @@ from rulewright.generated.chang_cheng.base import (
     DOUBLE,
     DOUBLE_SECTION,
     EMPTY,
-    EXTRA_SECTION,
-    FLOOD,
-    GAINS_TWO,
-    KEEP_WALLS,
     LAPSES,
-    LOSES_TWO,
-    MASON,
     MONGOL,
     ONE_CARD,
     ONE_WALL,
@@ -34,17 +27,12 @@ from rulewright.generated.chang_cheng.base import (
     PHASE__SECOND_WALL,
     PHASE__TURN,
     PROVINCE,
-    REMOVE_PERIL,
     RUIN,
-    RUIN_A_WALL,
     SINGLE,
-    SWAP_WALLS,
     TOWER,
     TOWER_RAISED,
-    TRAITOR,
     TWO_CARDS,
     TWO_WALLS,
-    WARRIOR,
     ChangChengState,
 )
 from rulewright.generated.chang_cheng.base import GAME as BASE_GAME
@@ -368,12 +356,12 @@ class ChangChengTwoPlayerState(ChangChengState):
         self.block_at[s] = SINGLE  # two-player.yaml:83
         self._d__single_spaces = self._d__wall_provinces = self._d__double_partners = self._d__double_spaces = None  # two-player.yaml:83
         self._d__tower_spaces = self._d__full = self._d__wall_complete = self._d__card_provinces = None  # two-player.yaml:83
-        self._d__sections = self._d__mongol_loss = None  # two-player.yaml:83
+        self._d__held = self._d__sections = self._d__mongol_held = self._d__mongol_loss = None  # two-player.yaml:83
         self._derived = None  # two-player.yaml:83
         if self._journal is not None and 'builder' not in self._journal:  # two-player.yaml:84
             self._journal['builder'] = self.builder[:]  # two-player.yaml:84
         self.builder[s] = (self.num_players + 0)  # two-player.yaml:84
-        self._d__mongol_loss = None  # two-player.yaml:84
+        self._d__held = self._d__mongol_held = self._d__mongol_loss = None  # two-player.yaml:84
         self._derived = None  # two-player.yaml:84
         if self._journal is not None and 'reserved' not in self._journal:  # two-player.yaml:85
             self._journal['reserved'] = self.reserved[:]  # two-player.yaml:85
@@ -391,39 +379,39 @@ class ChangChengTwoPlayerState(ChangChengState):
         pass  # two-player.yaml:91
 
     def held(self, q: int, r: int) -> int:
-        # rules/chang-cheng/two-player.yaml:47; computed once per state: a variant's, read from what its base writes (`derived`)
-        _memo = self._derived
-        if _memo is None:
-            _memo = self._derived = {}
-        elif ('held', q, r) in _memo:
-            _remembered: int = _memo[('held', q, r)]
-            return _remembered
+        # rules/chang-cheng/two-player.yaml:47; kept between moves: recomputed once `block_at` or `builder` changes
+        _kept = self._d__held
+        if _kept is None:
+            _kept = self._d__held = {}
+        elif (q, r) in _kept:
+            return _kept[(q, r)]
         _cond = q not in range(self.num_players) and self._opt__neutral_walls == NOT_IN_MAJORITIES
         _total = 0
         if not (_cond):
             for s in self.board.region_spots[r]:  # two-player.yaml:47; `aggregate_loops`: `sum` written out as a loop
                 if ((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER) and self.builder[s] == q:
                     _total += 1
-        _value: int = (0 if (_cond) else _total)  # two-player.yaml:47; inlined standing (base.yaml:462)
-        _memo[('held', q, r)] = _value
+        _value: int = (0 if (_cond) else _total)  # two-player.yaml:47
+        if len(_kept) < rt.MAX_TABLED:
+            _kept[(q, r)] = _value
         return _value
 
     def mongol_held(self, q: int, m: int) -> int:
-        # rules/chang-cheng/two-player.yaml:50; computed once per state: a variant's, read from what its base writes (`derived`)
-        _memo = self._derived
-        if _memo is None:
-            _memo = self._derived = {}
-        elif ('mongol_held', q, m) in _memo:
-            _remembered: int = _memo[('mongol_held', q, m)]
-            return _remembered
+        # rules/chang-cheng/two-player.yaml:50; kept between moves: recomputed once `block_at` or `builder` changes
+        _kept = self._d__mongol_held
+        if _kept is None:
+            _kept = self._d__mongol_held = {}
+        elif (q, m) in _kept:
+            return _kept[(q, m)]
         _cond = q not in range(self.num_players) and self._opt__neutral_walls == NOT_IN_MAJORITIES
         _total = 0
         if not (_cond):
             for s in self.board.region_spots[m]:  # two-player.yaml:50; `aggregate_loops`: `sum` written out as a loop
                 if (((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER) or (self._opt__ruins_elsewhere == COUNTED and self.block_at[s] == RUIN)) and self.builder[s] == q:
                     _total += 1
-        _value: int = (0 if (_cond) else _total)  # two-player.yaml:50; inlined standing (base.yaml:462), mongol_wall (base.yaml:509)
-        _memo[('mongol_held', q, m)] = _value
+        _value: int = (0 if (_cond) else _total)  # two-player.yaml:50
+        if len(_kept) < rt.MAX_TABLED:
+            _kept[(q, m)] = _value
         return _value
 
     def neutral_spaces(self) -> Sequence[int]:
@@ -437,34 +425,6 @@ class ChangChengTwoPlayerState(ChangChengState):
         _value: Sequence[int] = [s for s in self.laid() if ((self.block_at[s] == EMPTY and (self.reserved[s] is None or ((self._opt__reservation == LAPSES and self.reserved[s] is not None) and self.singles[rt.value_of(self.reserved[s], 'rules/chang-cheng/base.yaml:464')] == 0))) and (self.board.region_of[PROVINCE][s] in self.move_provinces) == (self.move_kind in (TWO_WALLS, TWO_CARDS, ONE_WALL, ONE_CARD)))]  # two-player.yaml:59; inlined lapsed (base.yaml:464), open_space (base.yaml:469), province_at (base.yaml:458)
         _memo['neutral_spaces'] = _value
         return _value
-
-    def build(self, s: int, b: int) -> rt.Steps:
-        # rules/chang-cheng/base.yaml:562
-        if self.trace is not None:
-            self.trace.append("procedures.build")
-        if self._journal is not None and 'block_at' not in self._journal:  # base.yaml:563
-            self._journal['block_at'] = self.block_at[:]  # base.yaml:563
-        self.block_at[s] = b  # base.yaml:563
-        self._d__single_spaces = self._d__wall_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:563
-        self._d__tower_spaces = self._d__full = self._d__wall_complete = self._d__card_provinces = None  # base.yaml:563
-        self._d__sections = self._d__mongol_loss = None  # base.yaml:563
-        self._derived = None  # base.yaml:563
-        if self._journal is not None and 'builder' not in self._journal:  # base.yaml:564
-            self._journal['builder'] = self.builder[:]  # base.yaml:564
-        self.builder[s] = self.current  # base.yaml:564
-        self._d__mongol_loss = None  # base.yaml:564
-        self._derived = None  # base.yaml:564
-        if self._journal is not None and 'reserved' not in self._journal:  # base.yaml:565
-            self._journal['reserved'] = self.reserved[:]  # base.yaml:565
-        self.reserved[s] = None  # base.yaml:565
-        self._d__single_spaces = self._d__wall_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:565
-        self._d__tower_spaces = self._d__card_provinces = None  # base.yaml:565
-        self._derived = None  # base.yaml:565
-        if self._journal is not None and 'move_provinces' not in self._journal:  # base.yaml:566
-            self._journal['move_provinces'] = self.move_provinces  # base.yaml:566
-        self.move_provinces = self.move_provinces.union((self.board.region_of[PROVINCE][s],))  # base.yaml:566; inlined province_at (base.yaml:458)
-        self._derived = None  # base.yaml:566
-        yield from self.on_occupied(s)  # base.yaml:567
 
     def check_protection(self, built: Sequence[int]) -> rt.Steps:
         # rules/chang-cheng/base.yaml:590
@@ -481,81 +441,6 @@ class ChangChengTwoPlayerState(ChangChengState):
                 yield from self.protect(r)  # base.yaml:599
         if self._opt__new_board == AT_ONCE:  # base.yaml:600
             yield from self.add_piece_if_due()  # base.yaml:601
-
-    def resolve(self, k: int, o: int, r: int, live: Sequence[int]) -> rt.Steps:
-        # rules/chang-cheng/base.yaml:647
-        if self.trace is not None:
-            self.trace.append("procedures.resolve")
-        if k == WARRIOR:  # base.yaml:651
-            for eliminate in (yield rt.Ask(o, 'eliminate', rt.walk(self, [x for x in (live if len(live) <= 16 else rt.walk(self, live, 1, 'rules/chang-cheng/base.yaml:652')) if x != WARRIOR], 1, 'rules/chang-cheng/base.yaml:652'), 'rules/chang-cheng/base.yaml:652')):  # base.yaml:652
-                if self._journal is not None and 'eliminated' not in self._journal:  # base.yaml:653
-                    self._journal['eliminated'] = self.eliminated  # base.yaml:653
-                self.eliminated = rt.held(eliminate)  # base.yaml:653
-                self._derived = None  # base.yaml:653
-        elif k == TRAITOR:  # base.yaml:659
-            singles_here = [s for s in self.board.region_spots[r] if self.block_at[s] == SINGLE]  # base.yaml:660
-            threats = [m for m in self.board.regions_touching(self.board.region_spots[r], MONGOL) if self.has_peril[m]]  # base.yaml:661
-            for treason in (yield rt.Ask(o, 'treason', [e for e in (RUIN_A_WALL, REMOVE_PERIL) if ((e == RUIN_A_WALL and singles_here) or (e == REMOVE_PERIL and threats))], 'rules/chang-cheng/base.yaml:662')):  # base.yaml:662
-                if treason == RUIN_A_WALL:  # base.yaml:663
-                    for ruined in (yield rt.Ask(o, 'ruined', singles_here, 'rules/chang-cheng/base.yaml:664')):  # base.yaml:664
-                        if self._journal is not None and 'block_at' not in self._journal:  # base.yaml:665
-                            self._journal['block_at'] = self.block_at[:]  # base.yaml:665
-                        self.block_at[ruined] = RUIN  # base.yaml:665
-                        self._d__single_spaces = self._d__wall_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:665
-                        self._d__tower_spaces = self._d__full = self._d__wall_complete = self._d__card_provinces = None  # base.yaml:665
-                        self._d__sections = self._d__mongol_loss = None  # base.yaml:665
-                        self._derived = None  # base.yaml:665
-                else:
-                    for removed in (yield rt.Ask(o, 'removed', threats, 'rules/chang-cheng/base.yaml:667')):  # base.yaml:667
-                        self.take_out_peril(removed)  # base.yaml:668
-        elif k == FLOOD:  # base.yaml:671
-            for flooding in (yield rt.Ask(o, 'flooding', (GAINS_TWO, LOSES_TWO), 'rules/chang-cheng/base.yaml:672')):  # base.yaml:672
-                if flooding == GAINS_TWO:  # base.yaml:673
-                    if self._journal is not None and 'province_bonus' not in self._journal:  # base.yaml:674
-                        self._journal['province_bonus'] = self.province_bonus  # base.yaml:674
-                    self.province_bonus += 2  # base.yaml:674
-                    self._derived = None  # base.yaml:674
-                else:
-                    if self._journal is not None and 'province_bonus' not in self._journal:  # base.yaml:676
-                        self._journal['province_bonus'] = self.province_bonus  # base.yaml:676
-                    self.province_bonus -= 2  # base.yaml:676
-                    self._derived = None  # base.yaml:676
-        elif k == MASON:  # base.yaml:679
-            for masonry in (yield rt.Ask(o, 'masonry', (GAINS_TWO, EXTRA_SECTION), 'rules/chang-cheng/base.yaml:680')):  # base.yaml:680
-                if masonry == GAINS_TWO:  # base.yaml:681
-                    if self._journal is not None and 'province_bonus' not in self._journal:  # base.yaml:682
-                        self._journal['province_bonus'] = self.province_bonus  # base.yaml:682
-                    self.province_bonus += 2  # base.yaml:682
-                    self._derived = None  # base.yaml:682
-                else:
-                    if self._journal is not None and 'bonus' not in self._journal:  # base.yaml:684
-                        self._journal['bonus'] = self.bonus[:]  # base.yaml:684
-                    self.bonus[o] += 1  # base.yaml:684
-                    self._derived = None  # base.yaml:684
-        elif k == ARCHITECT:  # base.yaml:687
-            if self._journal is not None and 'bonus' not in self._journal:  # base.yaml:688
-                self._journal['bonus'] = self.bonus[:]  # base.yaml:688
-            self.bonus[o] += 2  # base.yaml:688
-            self._derived = None  # base.yaml:688
-        else:
-            here = [s for s in self.board.region_spots[r] if self.block_at[s] == SINGLE]  # base.yaml:694
-            there = [s for s in self.laid() if (self.block_at[s] == SINGLE and self.board.region_of[PROVINCE][s] != r)]  # base.yaml:695; inlined province_at (base.yaml:458)
-            if (here and there):  # base.yaml:696
-                for exchange in (yield rt.Ask(o, 'exchange', (SWAP_WALLS, KEEP_WALLS), 'rules/chang-cheng/base.yaml:697')):  # base.yaml:697
-                    if exchange == SWAP_WALLS:  # base.yaml:698
-                        for swap_here in (yield rt.Ask(o, 'swap_here', here, 'rules/chang-cheng/base.yaml:699')):  # base.yaml:699
-                            for swap_there in (yield rt.Ask(o, 'swap_there', there, 'rules/chang-cheng/base.yaml:700')):  # base.yaml:700
-                                mine = self.builder[swap_here]  # base.yaml:701
-                                if self._journal is not None and 'builder' not in self._journal:  # base.yaml:702
-                                    self._journal['builder'] = self.builder[:]  # base.yaml:702
-                                self.builder[swap_here] = self.builder[swap_there]  # base.yaml:702
-                                self._d__mongol_loss = None  # base.yaml:702
-                                self._derived = None  # base.yaml:702
-                                if self._journal is not None and 'builder' not in self._journal:  # base.yaml:703
-                                    self._journal['builder'] = self.builder[:]  # base.yaml:703
-                                self.builder[swap_there] = mine  # base.yaml:703
-                                self._d__mongol_loss = None  # base.yaml:703
-                                self._derived = None  # base.yaml:703
 
     # -- Invariants ---------------------------------------------------------------------------
     def broken_invariants(self) -> list[str]:
@@ -574,88 +459,12 @@ class ChangChengTwoPlayerState(ChangChengState):
         ) if not _value]
 
     def _copy_fields(self, _other: Any) -> None:
-        _other._opt__faces = self._opt__faces
-        _other._opt__partial_actions = self._opt__partial_actions
-        _other._opt__first_turn_section = self._opt__first_turn_section
-        _other._opt__reserved_space = self._opt__reserved_space
-        _other._opt__reservation = self._opt__reservation
-        _other._opt__peek = self._opt__peek
-        _other._opt__protection_order = self._opt__protection_order
-        _other._opt__used_cards = self._opt__used_cards
-        _other._opt__new_board = self._opt__new_board
-        _other._opt__new_board_tokens = self._opt__new_board_tokens
-        _other._opt__emperor_shortfall = self._opt__emperor_shortfall
-        _other._opt__score_floor = self._opt__score_floor
-        _other._opt__ruins_elsewhere = self._opt__ruins_elsewhere
+        super()._copy_fields(_other)
         _other._opt__neutral_walls = self._opt__neutral_walls
         _other._opt__neutral_supply = self._opt__neutral_supply
-        _other.layout = self.layout
-        _other.block_at = self.block_at[:]
-        _other.builder = self.builder[:]
-        _other.reserved = self.reserved[:]
-        _other.singles = self.singles[:]
-        _other.double_left = self.double_left[:]
-        _other.tower_left = self.tower_left[:]
-        _other.hand = self.hand[:]
-        _other.placed = self.placed[:]
-        _other.backs = self.backs[:]
-        _other.revealed = self.revealed
-        _other.cancelled = self.cancelled
-        _other.eliminated = self.eliminated
-        _other.province_token = self.province_token[:]
-        _other.peril = self.peril[:]
-        _other.has_peril = self.has_peril[:]
-        _other.face_up_peril = self.face_up_peril[:]
-        _other.sightings = self.sightings[:]
-        _other.reputation_pool = self.reputation_pool
-        _other.peril_pool = self.peril_pool
-        _other.protected = self.protected[:]
-        _other.emperor_on = self.emperor_on
-        _other.emperor_owed = self.emperor_owed
-        _other.pieces_added = self.pieces_added
-        _other.points = self.points[:]
-        _other.first_turn = self.first_turn
-        _other.move_kind = self.move_kind
-        _other.move_provinces = self.move_provinces
-        _other.bonus = self.bonus[:]
-        _other.province_bonus = self.province_bonus
-        _other.passes = self.passes
-        _other.game_over = self.game_over
-        _other.events = self.events
         _other.neutral_singles = self.neutral_singles
-        # the values kept between moves hold for the copy too (immutable; a dict of them is shared:
-        # what either state adds holds for both, until a change of what it reads drops it from one)
-        _other._d__laid = self._d__laid
-        _other._d__provinces_laid = self._d__provinces_laid
-        _other._d__mongols_laid = self._d__mongols_laid
-        _other._d__face_regions = self._d__face_regions
-        _other._d__single_spaces = self._d__single_spaces
-        _other._d__wall_provinces = self._d__wall_provinces
-        _other._d__open_provinces = self._d__open_provinces
-        _other._d__double_partners = self._d__double_partners
-        _other._d__double_spaces = self._d__double_spaces
-        _other._d__tower_spaces = self._d__tower_spaces
-        _other._d__full = self._d__full
-        _other._d__wall_complete = self._d__wall_complete
-        _other._d__card_provinces = self._d__card_provinces
-        _other._d__sections = self._d__sections
-        _other._d__mongol_loss = self._d__mongol_loss
-        _other._kept_end = self._kept_end
-        _other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
-        _other._actions__first_wall = self._actions__first_wall
-        _other._actions__first_card = self._actions__first_card
-        _other._actions__place_double = self._actions__place_double
-        _other._actions__place_tower = self._actions__place_tower
-        _other._actions__second_wall = self._actions__second_wall
-        _other._actions__second_card = self._actions__second_card
-        _other._actions__card_wall = self._actions__card_wall
         _other._actions__neutral_wall = self._actions__neutral_wall
         _other._actions__no_neutral_wall = self._actions__no_neutral_wall
-
-    def _forget_kept(self) -> None:
-        """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
-        self._d__laid = self._d__provinces_laid = self._d__mongols_laid = self._d__face_regions = self._d__single_spaces = self._d__wall_provinces = self._d__open_provinces = self._d__double_partners = self._d__double_spaces = self._d__tower_spaces = self._d__full = self._d__wall_complete = self._d__card_provinces = self._d__sections = self._d__mongol_loss = self._kept_end = None
-        self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
     def _action_text(self, _action: rt.Action) -> str:
         _name, _args = _action.name, _action.args

@@ -29,23 +29,39 @@ base still reads (a phase or value numbered otherwise), a field whose type chang
 of the base's that the variant does not have. Both programs come from the same compiler run,
 so the result is as deterministic as they are.
 
-Which module-level names a member reads is found from its rendered text by Python's own
-tokenizer (names, not strings or comments): the lowered IR has statements (compiler/pyir.py),
-but its expressions are still code.
+Which module-level names an inherited member reads is found from what it is laid out from, never
+from its text (`_Reading`): the template's values its block reads (jinja2's `meta` on the
+template's tree, through the macros and top-level `{% set %}`s it uses), and in them each `Name` of
+the lowered IR (compiler/pyir.py) and every word of what is still text there (a `pyir.Code` leaf, a
+phase's constant): a superset, so it gives up sooner, never later. The calls of the base's methods
+it writes are nodes (`super()._guard(_name)`) the template lays out, and `ENUMS` spreads the base's
+through the template too. Only the imports of the module it writes are found from that module's
+own text (the names it uses, by Python's tokenizer): they must be exact, or the linter refuses the
+module.
+
+A variant's definition reading what the base's own effects write is remembered per state rather
+than kept in a slot (pass `keep_derived`, docs/optimiser.md), so that the base's members need not drop
+it and stay inherited.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import io
+import re
 import tokenize
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
-from .codegen import _docstring, render_blocks
+from jinja2 import meta, nodes
+
+from ..core.source import SourceSpan
+from .codegen import _ENV, _docstring, render_blocks
 from .lowered import Program
-from .pyir import Return, Stmt, inner_blocks
+from .pyir import Attribute, Call, Code, Name, Return, Stmt, inner_blocks
 
 # The members of the class, in the template's order, each a block of game.py.j2. Those rendered
 # from one item of a list each: block -> (the template's name of the list, the item's key, the
@@ -97,11 +113,91 @@ def _module_names(values: dict[str, Any]) -> dict[str, Hashable]:
 
 
 def _reads(text: str) -> set[str]:
-    """The names a piece of rendered Python reads or defines (strings and comments left out)."""
+    """The names the text of the module being written reads or defines (strings and comments left
+    out), for its imports."""
     try:
         return {t.string for t in tokenize.generate_tokens(io.StringIO(text).readline) if t.type == tokenize.NAME}
     except (tokenize.TokenError, IndentationError, SyntaxError):  # (a member is whole code: never expected)
         raise _GiveUp("a member that does not read as Python") from None
+
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
+
+
+def _names(value: object) -> set[str]:
+    """The names written in what a member is laid out from: each `Name` of the lowered IR (compiler/pyir.py),
+    and every word of a piece still held as text (a `pyir.Code` leaf, a string the code generator
+    gives: a phase's constant, a table's code). A word of prose (a docstring) is a name too: more
+    names only make `derive` give up sooner."""
+    out: set[str] = set()
+    todo = [value]
+    while todo:
+        x = todo.pop()
+        if isinstance(x, str):
+            out.update(_WORD.findall(x))
+        elif isinstance(x, Name):
+            out.add(x.id)
+        elif isinstance(x, Code):
+            out.update(_WORD.findall(x.text))
+        elif isinstance(x, dict):
+            todo.extend(x.values())
+        elif isinstance(x, list | tuple | set | frozenset):
+            todo.extend(x)
+        elif dataclasses.is_dataclass(x) and not isinstance(x, type | SourceSpan):
+            todo.extend(getattr(x, f.name) for f in dataclasses.fields(x))
+    return out
+
+
+@cache
+def _template_reads() -> dict[str, frozenset[str]]:
+    """The values of the template each of its blocks reads: its own, and those of the macros it calls
+    and the template's top-level `{% set %}`s it reads (jinja2's `meta`, on the template's tree)."""
+    assert _ENV.loader is not None  # (the package's templates)
+    tree = _ENV.parse(_ENV.loader.get_source(_ENV, "game.py.j2")[0])
+    def undeclared(body: list[nodes.Node]) -> set[str]:
+        template = nodes.Template(body)
+        template.set_environment(_ENV)
+        return meta.find_undeclared_variables(template)
+
+    derived: dict[str, set[str]] = {}
+    for node in tree.body:
+        if isinstance(node, nodes.Assign) and isinstance(node.target, nodes.Name):
+            derived[node.target.name] = undeclared([node])
+    for m in tree.find_all(nodes.Macro):
+        derived[m.name] = undeclared(m.body) - {a.name for a in m.args}
+
+    def closed(read: set[str]) -> frozenset[str]:
+        out, todo = set(), list(read)
+        while todo:
+            v = todo.pop()
+            if v not in out:
+                out.add(v)
+                todo.extend(derived.get(v, ()))
+        return frozenset(out - derived.keys())
+    return {b.name: closed(undeclared(b.body)) for b in tree.find_all(nodes.Block)}
+
+
+class _Reading:
+    """The module-level names a member of the base's module reads, found from what it is laid out
+    from (the base's lowered program, as the template's values), never from its text: the names
+    in the values its block of the template reads."""
+
+    def __init__(self, values: dict[str, Any]) -> None:
+        self.values = values
+        self.by_value: dict[str, set[str]] = {}
+        self.reads = _template_reads()
+
+    def block(self, name: str, **replaced: Any) -> set[str]:
+        """What block `name` reads, laid out from the base's values with some replaced (as `render_blocks`)."""
+        out: set[str] = set()
+        for v in self.reads[name]:
+            if v in replaced:
+                out |= _names(replaced[v])
+            elif v in self.values:
+                if v not in self.by_value:
+                    self.by_value[v] = _names(self.values[v])
+                out |= self.by_value[v]
+        return out
 
 
 def _trimmed(text: str) -> str:
@@ -140,7 +236,9 @@ class _Deriving:
         self.base, self.variant, self.base_module, self.origins = base, variant, base_module, origins
         self.old: Callable[..., str] = render_blocks(base.values)
         self.new: Callable[..., str] = render_blocks(variant.values)
-        self.inherited: list[str] = []  # the base's members the variant's class inherits, rendered
+        # the module-level names the base's members the variant's class inherits read (`_Reading`)
+        self.reading = _Reading(base.values)
+        self.inherited: set[str] = set()
 
     def module(self) -> tuple[str, frozenset[str]] | None:
         try:
@@ -152,7 +250,7 @@ class _Deriving:
         top, defined = self.top_level()
         tables = self.tables()
         methods = self.methods()
-        reads = set().union(*map(_reads, self.inherited)) if self.inherited else set()
+        reads = self.inherited
         redefined = {n for n, v in _module_names(self.variant.values).items()
                      if _module_names(self.base.values).get(n, v) != v}
         if redefined & reads:
@@ -216,7 +314,7 @@ class _Deriving:
         """A member rendered from the program as a whole: None where the base's is the same."""
         old, new = self.old(name), self.new(name)
         if old == new:
-            self.inherited.append(old)
+            self.inherited |= self.reading.block(name)
             return None
         if old.strip() and not new.strip():
             raise _GiveUp(name)  # the base's would be inherited
@@ -241,10 +339,8 @@ class _Deriving:
         old, new = list(self.base.values["enums"]), list(self.variant.values["enums"])
         if whole is None or not old or new[: len(old)] != old:
             return whole
-        self.inherited.append(self.old("enums_table"))
-        head = "    ENUMS: ClassVar[dict[str, tuple[str, ...]]] = {\n"
-        added = self.new("enums_table", enums=new[len(old):])
-        return added.replace(head, f"{head}        **{self.base.class_name}.ENUMS,\n", 1)
+        self.inherited |= self.reading.block("enums_table")
+        return self.new("enums_table", enums=new[len(old):], spread=Attribute(Name(self.base.class_name), "ENUMS"))
 
     def fields_table(self) -> str:
         old = [f.info for f in self.base.values["fields"]]
@@ -324,7 +420,7 @@ class _Deriving:
         overridden = {_part(d, key) for d in differ}
         inherited = [i for k, i in old_items.items() if k not in overridden]
         if inherited:
-            self.inherited.append(self.old(name, **{listed: inherited}))
+            self.inherited |= self.reading.block(name, **{listed: inherited})
         return self.new(name, **{listed: differ}) if differ else None
 
     def setup(self) -> str | None:
@@ -340,7 +436,7 @@ class _Deriving:
         if new[: len(old)] != old or not old or ("setup" in o["resets"]) != ("setup" in v["resets"]) \
                 or bool(o["kept_slots"]) != bool(v["kept_slots"]):
             return whole
-        self.inherited.append(self.old("setup"))
+        self.inherited |= self.reading.block("setup")
         inits = self.new("setup_inits", fields=v["fields"][len(old):])
         return "    def _setup(self) -> None:\n        super()._setup()\n" + inits
 
@@ -367,14 +463,10 @@ class _Deriving:
             own = [a for a in own if a["when"]]
         if not own:
             return whole  # (never expected: the whole renders otherwise only for an action of its own)
-        self.inherited.append(self.old(name))
-        text = of(v, own)
-        if name == "guard":
-            return text.replace("        return True\n", "        return super()._guard(_name)\n")
-        if _steps(new):
-            return text.replace("        return None\n", "        else:\n            return super()._perform(_action)\n"
-                                "        return None\n")
-        return text + "        else:\n            super()._perform(_action)\n"
+        self.inherited |= self.reading.block(name)
+        # the base's answer for the others: `super()._guard(_name)`, `super()._perform(_action)`
+        asked = Call(Attribute(Call(Name("super")), f"_{name}"), (Name("_name" if name == "guard" else "_action"),))
+        return render_blocks({**v, "actions": own})(name, action_steps=_steps(new), otherwise=asked)
 
     def read_options(self) -> str | None:
         """`_read_options`: the base's, then the options after the base's, where the base's are the
@@ -395,7 +487,7 @@ class _Deriving:
         old, new = self.base.values[key], self.variant.values[key]
         if whole is None or not old or new[: len(old)] != old:
             return whole
-        self.inherited.append(self.old(name))
+        self.inherited |= self.reading.block(name)
         head = f"    def {method}(self) -> None:\n        super().{method}()\n"
         return head + self.new(body, **{key: new[len(old):]})
 
@@ -409,7 +501,7 @@ class _Deriving:
         if whole is None or not old or new[: len(old)] != old or o["setup_steps"] != v["setup_steps"] \
                 or any(_may_return(stmt) for stmt in old):
             return whole
-        self.inherited.append(self.old("prepare"))
+        self.inherited |= self.reading.block("prepare")
         steps = v["setup_steps"]
         return (f"    def _prepare(self) -> {'rt.Steps' if steps else 'None'}:\n"
                 f"        {'yield from ' if steps else ''}super()._prepare()\n"
@@ -425,7 +517,7 @@ class _Deriving:
         new = self.variant.values["actions"]
         if whole is None or not set(old) <= {a["name"] for a in new}:
             return whole
-        self.inherited.append(self.old("action_text"))
+        self.inherited |= self.reading.block("action_text")
         own = [a for a in new if a["name"] not in old
                or self.old("action_texts", actions=[old[a["name"]]]) != self.new("action_texts", actions=[a])]
         return ("    def _action_text(self, _action: rt.Action) -> str:\n"
@@ -453,7 +545,7 @@ class _Deriving:
         old, new = copies(self.base.values), copies(self.variant.values)
         if any(new.get(slot) != copy for slot, copy in old.items()):
             return whole
-        self.inherited.append(self.old("copy_fields"))
+        self.inherited |= self.reading.block("copy_fields")
         v = self.variant.values
         body = self.new(
             "copy_body", options=[o for o in v["options"] if o[1] not in old],

@@ -60,6 +60,7 @@ class LoweredFunction:
     kept: str = ""  # (pass `keep_derived`) kept between moves: when it is computed again, for its comment
     version_of: str = ""  # (a definition) the one whose replaced version it is, for its comment: `base(...)`
     note: str = ""  # (a definition) what a pass decided of it that its body does not show, for its comment
+    per_state: bool = False  # (pass `keep_derived`) a variant's definition whose body remembers its value per state
     # (a definition computed at its call) where in `body` the statement is whose value is the
     # definition's value as the rules write it (its `return`, or the `_value = ...` that a kept or
     # tabled one remembers): a fact lowering records, where pass `aggregate_loops` writes out the
@@ -70,7 +71,7 @@ class LoweredFunction:
     def remembered(self) -> bool:
         """(A definition) its value is remembered while the legal actions are listed (`_memo`): no
         parameter, not kept nor cached, one `return` (the template writes its memo around it)."""
-        return not (self.kept or self.cached or self.params or not isinstance(self.body[-1], Return)
+        return not (self.kept or self.cached or self.per_state or self.params or not isinstance(self.body[-1], Return)
                     or self.body[-1].value is None)
 
 

@@ -618,6 +618,9 @@ class Define:
     version_of: tuple[str, str] | None = None
     # How its values are stored (the representation step; none of them: computed at each call):
     kept: Kept | None = None  # (pass `keep_derived` ...) kept in the state between moves
+    # (pass `keep_derived`) a variant's definition that its base's own effects would have to drop: remembered
+    # per state instead, in `_derived` (as `cached: true` is), which every change of the game already drops
+    per_state: bool = False
     tabled: ValueTable | None = None  # (pass `remember_values`) remembered by the value it reads
     # the pass that decided it is not kept though `keep_derived` would keep it (`compute_inside_kept`,
     # `compute_at_scoring`)

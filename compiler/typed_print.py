@@ -295,6 +295,8 @@ def _stored(d: t.Define) -> Iterator[str]:
     call), and the form its value is written in."""
     if d.unkept:
         yield f"<not kept: {d.unkept}>"
+    if d.per_state:
+        yield "<remembered per state, not kept: derived (a variant's, read from what its base writes)>"
     if d.tabled is not None:
         tb = d.tabled
         read = tb.field if tb.at is None else f"{tb.field}[{d.params[tb.at].name}]"

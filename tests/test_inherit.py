@@ -149,6 +149,16 @@ def test_the_bundled_variants_extend_the_bases_methods() -> None:
     assert "        super()._bind_tables()\n" in bonus and "        super()._setup()\n" in bonus
 
 
+def test_an_event_card_inherits_every_member_of_the_base_it_does_not_change() -> None:
+    """Chang Cheng's diplomacy card adds a definition read from what the base's procedures write
+    (remembered per state: pass `keep_derived`), and so overrides none of them."""
+    from rulewright.generated.chang_cheng.base import ChangChengState
+    from rulewright.generated.chang_cheng.diplomacy import ChangChengDiplomacyState
+    own = set(vars(ChangChengDiplomacyState)) - {"__module__", "__doc__", "__slots__", "__annotations__"}
+    assert own == {"_prepare", "provinces_walled", "score_terms"}
+    assert ChangChengDiplomacyState.__mro__[1] is ChangChengState
+
+
 def test_a_bundled_variant_module_keeps_only_what_differs_from_its_base() -> None:
     """The fortifications module subclasses the base game's and inherits every unchanged
     method: it defines fortify, the doubled scores and what lists actions or fields."""

@@ -296,6 +296,42 @@ def test_the_values_of_the_other_entities_stay_kept() -> None:
 NO_MASKS = passes.ALL - {"mask_spot_sets"}
 
 
+# -- a variant's definition read from what its base writes: remembered per state --------------------
+def test_a_variants_definition_that_its_base_would_drop_is_remembered_per_state() -> None:
+    # diplomacy.yaml's `provinces_walled` reads `block_at`, `builder` and `layout`, which the base's
+    # procedures assign; Chang Cheng's base remembers definitions per state (`cached: true`)
+    defines = {d.name: d for d in passes.optimise(typed("chang-cheng/diplomacy")).defines}
+    walled = defines["provinces_walled"]
+    assert walled.per_state and walled.kept is None
+    # the base's own definitions stay as they are (kept in their slots, or cached)
+    assert not any(d.per_state for d in defines.values() if d.span.path.endswith("base.yaml"))
+    assert defines["laid"].kept is not None
+    # not where the base remembers nothing per state (China (Schacht)'s): a variant's definition is
+    # kept in its slot there
+    fortified = passes.optimise(typed("china-schacht/fortifications")).defines
+    assert not any(d.per_state for d in fortified) and any(d.kept and d.span.path.endswith("fortifications.yaml")
+                                                           for d in fortified)
+
+
+def test_a_value_remembered_per_state_is_never_stale() -> None:
+    g = rulewright.load("chang-cheng/diplomacy")  # (the bundled module: a subclass of the base's)
+    state: Any = g.new_state(3, 5)
+    chooser = random.Random(5)
+    remembered = 0
+    while not state.terminal and state.moves < 400:
+        for p in range(3):
+            state.provinces_walled(p)
+        state.apply(chooser.choice(state.legal_actions()))
+        fresh: Any = state.clone()
+        fresh._fields_set()
+        memo = state._derived or {}
+        for key, value in memo.items():
+            if key[0] == "provinces_walled":
+                remembered += 1
+                assert value == fresh.provinces_walled(*key[1:]), f"move {state.moves}: stale {key}"
+    assert remembered > 0
+
+
 # -- no stale kept value, ever (the kept values read off a state: tests/helpers/kept.py) ----------
 def assert_fresh(state: State, where: str) -> int:
     """Every value `state` keeps equals the one computed afresh (on a clone that keeps nothing)."""

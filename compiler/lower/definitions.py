@@ -305,6 +305,8 @@ def define(lo: Lowerer, d: t.Define) -> LoweredFunction:
     else:
         value = replace(py, span=d.body.span)  # (the node itself: found again below, however it is wrapped)
         body = limits.unit_lines(lo, [*checks, Return(value, d.span, note)], lo.fact(d.body).cost + 1, d.span)
+    if d.per_state:  # (pass `keep_derived`) a variant's: remembered per state, as `cached: true` is
+        body = _cached(d, _annotation(d.ty), body)
     kept = ""
     tabled = d.tabled
     if tabled is not None:  # (pass `remember_values`) remembered by the value it is a function of
@@ -336,9 +338,11 @@ def define(lo: Lowerer, d: t.Define) -> LoweredFunction:
         if at:  # (a change of the field at one entity drops its values for that entity only)
             kept += f" ({'; '.join(at)})"
     note = "not kept between moves: only the scores read it, once per player scored (`compute_at_scoring`)" \
-        if d.unkept == "compute_at_scoring" else ""
+        if d.unkept == "compute_at_scoring" else \
+        "computed once per state: a variant's, read from what its base writes (`keep_derived`)" if d.per_state else ""
     return LoweredFunction(d.name, params, _annotation(d.ty), body, d.span,
                                         cached=d.cached and not kept, kept=kept, version_of=_version_of(d),
+                                        per_state=d.per_state,
                                         note=note, value_at=None if d.cached else _value_at(body, value))
 
 

@@ -133,8 +133,10 @@ class Lowerer(MoveLimits):
         self.entry_drops, self.attribute_drops = keeping.entry_drops, keeping.attribute_drops
         self.region_drops = keeping.region_drops
         self.program.phase_drops = keeping.phase_drops
-        # Some definition is `cached: true` (and not kept): every change of a field forgets the values remembered.
-        self.caching = self.program.caching = any(d.cached and d.name not in self.kept for d in typed.defines)
+        # Some definition is `cached: true` (and not kept), or remembered per state (`t.Define.per_state`): every
+        # change of a field forgets the values remembered.
+        self.caching = self.program.caching = any(d.cached and d.name not in self.kept or d.per_state
+                                                  for d in typed.defines)
         self.constant_values = {name: value for name, value, _ in tables.constants}
         # While an action's choice of lines is lowered as the lines' numbers (pass `index_actions`)
         self.line_numbers = False

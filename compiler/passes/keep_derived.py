@@ -19,6 +19,13 @@ what it reads (compiler/analysis/reads.py) and which changes drop part of its va
 arguments), None while stale: every assignment to a field
 drops the kept values that read it, a new phase or turn drops those that read the seat to act,
 and anything written from outside the rules drops them all (`_fields_set`).
+
+A variant's definition (written in a file other than its base's, and not called by the base's own
+code: not one replacing the base's, whose slot the base's members drop) that reads a field the base's own
+effects assign is remembered per state instead (`t.Define.per_state`: in `_derived`, as `cached: true`
+is), where the base already remembers one of its own definitions so (its assignments drop `_derived`
+already): kept in a slot, each of those assignments would drop that slot too, and the variant's
+module could inherit none of the base's members holding one (compiler/inherit.py).
 """
 
 from __future__ import annotations
@@ -28,6 +35,8 @@ from dataclasses import replace
 from .. import typed as t
 from ..analysis import Facts
 from ..analysis.keeping import attribute_entries, entries, worth_keeping
+from ..analysis.reads import Dependencies
+from ..analysis.walk import expressions
 from .count_items import walkless
 
 
@@ -50,7 +59,37 @@ def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
     by_attribute: dict[str, list[tuple[str, int, str]]] = {}
     for name, f, k, table in attribute_entries(program, names, deps):
         by_attribute.setdefault(name, []).append((f, k, table))
+    per_state = _per_state(program, names, deps)
     kept = {name: t.Kept(deps.defines[name], tuple(at_entry.get(name, ())), tuple(by_attribute.get(name, ())))
-            for name in names}
-    return replace(program, defines=tuple(replace(d, kept=kept[d.name]) if d.name in kept else d
+            for name in names if name not in per_state}
+    return replace(program, defines=tuple(replace(d, kept=kept[d.name]) if d.name in kept
+                                          else replace(d, per_state=True) if d.name in per_state else d
                                           for d in program.defines))
+
+
+def _per_state(program: t.TypedProgram, names: list[str], deps: Dependencies) -> set[str]:
+    """The definitions worth keeping that a variant adds (written in a file other than its base's,
+    and called by none of the base's own code: not one replacing the base's) and that read a field
+    the base's own effects assign, where the base remembers some of its own
+    per state (`cached: true`, not kept): each is remembered per state too, in `_derived`, which
+    every assignment already drops. Kept in a slot, each assignment of the base's that it reads
+    would drop the slot too, and the variant's module re-emit every member of the base's holding
+    one (compiler/inherit.py). Nothing for a rule set that extends none."""
+    files = program.rules.files
+    if len(files) < 2:
+        return set()
+    base = files[0]
+    chosen = set(names)
+    if not any(d.cached and d.span.path == base and d.name not in chosen for d in program.defines):
+        return set()  # (the base drops no value remembered per state: `_derived` would cost each assignment)
+    blocks = [pr.body for pr in program.procedures if pr.span.path == base]
+    blocks += [a.effect for a in program.actions if a.span.path == base]
+    blocks += [tr.effect for tr in program.triggers if tr.span.path == base]
+    blocks += [ph.start for ph in program.phases if ph.span.path == base]
+    blocks.append(tuple(s for s in program.setup if s.span.path == base))
+    written = deps.writes(s for block in blocks for s in block)
+    # (one the base's own code calls replaces the base's: the base's members drop its slot already)
+    called = {e.define for e in expressions(program) if isinstance(e, t.DefineCall) and e.span.path == base}
+    defines = {d.name: d for d in program.defines}
+    return {name for name in names
+            if defines[name].span.path != base and name not in called and deps.defines[name].fields & written}

@@ -16,37 +16,19 @@ from typing import Any, ClassVar, Final
 
 from rulewright import runtime as rt
 from rulewright.generated.chang_cheng.base import (
-    ARCHITECT,
     AT_ZERO,
-    COUNTED,
     DIPLOMACY,
     DOMINATION,
     DOUBLE,
-    DRAWN,
-    DRAWN_TOKENS,
-    EXTRA_SECTION,
-    FLOOD,
-    GAINS_TWO,
     IMPERIAL_RECOGNITION,
-    KEEP_WALLS,
-    LEFT_END,
-    LOSES_TWO,
-    MASON,
     MONGOL,
-    PROVINCE,
-    REMOVE_PERIL,
-    RUIN,
-    RUIN_A_WALL,
     SINGLE,
-    SWAP_WALLS,
     TOWER,
-    TRAITOR,
-    WARRIOR,
     WATCHERS,
 )
-from rulewright.generated.chang_cheng.domination import GAME as BASE_GAME
-from rulewright.generated.chang_cheng.domination import (
-    ChangChengDominationState,
+from rulewright.generated.chang_cheng.diplomacy import GAME as BASE_GAME
+from rulewright.generated.chang_cheng.diplomacy import (
+    ChangChengDiplomacyState,
 )
 
 # -- Names this variant adds or numbers otherwise ------------------------------------------
@@ -54,68 +36,23 @@ ONE_EVENT: Final = 0  # events_drawn: choices of option `events_drawn`
 TWO_EVENTS: Final = 1  # events_drawn: choices of option `events_drawn`
 
 
-class ChangChengDrawnEventsState(ChangChengDominationState):
+class ChangChengDrawnEventsState(ChangChengDiplomacyState):
     """A position of Chang Cheng."""
 
-    __slots__ = ('_opt__events_drawn', '_d__provinces_walled')
+    __slots__ = ('_opt__events_drawn',)
     ENUMS: ClassVar[dict[str, tuple[str, ...]]] = {
-        **ChangChengDominationState.ENUMS,
+        **ChangChengDiplomacyState.ENUMS,
         'events_drawn': ('one_event', 'two_events'),
     }
 
     _opt__events_drawn: int
-    # Values kept between moves (docs/optimiser.md, passes `keep_derived` and `keep_end`): None while stale.
-    _d__provinces_walled: dict[int, int] | None
 
     def _read_options(self) -> None:
         super()._read_options()
         self._opt__events_drawn = ('one_event', 'two_events').index(self.options['events_drawn'])
 
     def _prepare(self) -> rt.Steps:
-        """`setup:`, before the first turn."""
-        if self._opt__faces == DRAWN:  # base.yaml:522
-            first = rt.draw(self.rng, frozenset(f for f in range(8)))  # base.yaml:523
-            if self._journal is not None and 'layout' not in self._journal:  # base.yaml:524
-                self._journal['layout'] = self.layout  # base.yaml:524
-            self.layout = tuple(self.board.attach(self.layout, first, True))  # base.yaml:524
-            self._d__laid = self._d__provinces_laid = self._d__mongols_laid = self._d__single_spaces = None  # base.yaml:524
-            self._d__wall_provinces = self._d__open_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:524
-            self._d__tower_spaces = self._d__wall_complete = self._d__card_provinces = self._d__mongol_loss = None  # base.yaml:524
-            self._d__provinces_walled = self._d__own_sections = None  # base.yaml:524
-            self._derived = None  # base.yaml:524
-            if self._journal is not None and 'layout' not in self._journal:  # base.yaml:525
-                self._journal['layout'] = self.layout  # base.yaml:525
-            self.layout = tuple(self.board.attach(self.layout, rt.draw(self.rng, frozenset(f for _once__1 in (self.board.face_piece[first],) for f in range(8) if self.board.face_piece[f] != _once__1)), True))  # base.yaml:525; hoisted piece_of(first) out of the loop
-            self._d__laid = self._d__provinces_laid = self._d__mongols_laid = self._d__single_spaces = None  # base.yaml:525
-            self._d__wall_provinces = self._d__open_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:525
-            self._d__tower_spaces = self._d__wall_complete = self._d__card_provinces = self._d__mongol_loss = None  # base.yaml:525
-            self._d__provinces_walled = self._d__own_sections = None  # base.yaml:525
-            self._derived = None  # base.yaml:525
-        else:
-            for first_face in (yield rt.Ask(range(self.num_players)[0], 'first_face', range(8), 'rules/chang-cheng/base.yaml:527')):  # base.yaml:527
-                if self._journal is not None and 'layout' not in self._journal:  # base.yaml:528
-                    self._journal['layout'] = self.layout  # base.yaml:528
-                self.layout = tuple(self.board.attach(self.layout, first_face, True))  # base.yaml:528
-                self._d__laid = self._d__provinces_laid = self._d__mongols_laid = self._d__single_spaces = None  # base.yaml:528
-                self._d__wall_provinces = self._d__open_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:528
-                self._d__tower_spaces = self._d__wall_complete = self._d__card_provinces = self._d__mongol_loss = None  # base.yaml:528
-                self._d__provinces_walled = self._d__own_sections = None  # base.yaml:528
-                self._derived = None  # base.yaml:528
-            for second_face in (yield rt.Ask(range(self.num_players)[0], 'second_face', [f for f in range(8) if self.board.face_piece[f] not in self.board.wall_pieces(self.layout)], 'rules/chang-cheng/base.yaml:529')):  # base.yaml:529
-                if self._journal is not None and 'layout' not in self._journal:  # base.yaml:530
-                    self._journal['layout'] = self.layout  # base.yaml:530
-                self.layout = tuple(self.board.attach(self.layout, second_face, True))  # base.yaml:530
-                self._d__laid = self._d__provinces_laid = self._d__mongols_laid = self._d__single_spaces = None  # base.yaml:530
-                self._d__wall_provinces = self._d__open_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:530
-                self._d__tower_spaces = self._d__wall_complete = self._d__card_provinces = self._d__mongol_loss = None  # base.yaml:530
-                self._d__provinces_walled = self._d__own_sections = None  # base.yaml:530
-                self._derived = None  # base.yaml:530
-        for f in rt.walk(self, self.layout, 14071, 'rules/chang-cheng/base.yaml:531'):  # base.yaml:531
-            self.lay_tokens(f)  # base.yaml:532
-        if self._journal is not None and 'events' not in self._journal:  # diplomacy.yaml:10
-            self._journal['events'] = self.events  # diplomacy.yaml:10
-        self.events = self.events.union((DIPLOMACY,))  # diplomacy.yaml:10
-        self._derived = None  # diplomacy.yaml:10
+        yield from super()._prepare()
         if self._journal is not None and 'events' not in self._journal:  # domination.yaml:10
             self._journal['events'] = self.events  # domination.yaml:10
         self.events = self.events.union((DOMINATION,))  # domination.yaml:10
@@ -140,46 +77,30 @@ class ChangChengDrawnEventsState(ChangChengDominationState):
             self.events = frozenset((first, rt.draw(self.rng, self.events.difference((first,)))))  # drawn-events.yaml:22
             self._derived = None  # drawn-events.yaml:22
 
-    def provinces_walled(self, p: int) -> int:
-        # rules/chang-cheng/diplomacy.yaml:14; kept between moves: recomputed once `block_at`, `builder` or `layout` changes
-        _kept = self._d__provinces_walled
-        if _kept is None:
-            _kept = self._d__provinces_walled = {}
-        elif p in _kept:
-            return _kept[p]
-        _value: int = len(frozenset(self.board.region_of[PROVINCE][s] for s in self.laid() if ((((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER) or (self._opt__ruins_elsewhere == COUNTED and self.block_at[s] == RUIN)) and self.builder[s] == p)))  # diplomacy.yaml:14
-        _kept[p] = _value
+    def own_sections(self, p: int) -> Sequence[int]:
+        # rules/chang-cheng/domination.yaml:13; computed once per state: a variant's, read from what its base writes (`keep_derived`)
+        _memo = self._derived
+        if _memo is None:
+            _memo = self._derived = {}
+        elif ('own_sections', p) in _memo:
+            _remembered: Sequence[int] = _memo[('own_sections', p)]
+            return _remembered
+        _value: Sequence[int] = [s for s in self.laid() if (((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER) and self.builder[s] == p)]  # domination.yaml:13; inlined standing (base.yaml:462)
+        _memo[('own_sections', p)] = _value
         return _value
 
-    def build(self, s: int, b: int) -> rt.Steps:
-        # rules/chang-cheng/base.yaml:562
-        if self.trace is not None:
-            self.trace.append("procedures.build")
-        if self._journal is not None and 'block_at' not in self._journal:  # base.yaml:563
-            self._journal['block_at'] = self.block_at[:]  # base.yaml:563
-        self.block_at[s] = b  # base.yaml:563
-        self._d__single_spaces = self._d__wall_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:563
-        self._d__tower_spaces = self._d__full = self._d__wall_complete = self._d__card_provinces = None  # base.yaml:563
-        self._d__held = self._d__sections = self._d__mongol_held = self._d__mongol_loss = None  # base.yaml:563
-        self._d__provinces_walled = self._d__own_sections = None  # base.yaml:563
-        self._derived = None  # base.yaml:563
-        if self._journal is not None and 'builder' not in self._journal:  # base.yaml:564
-            self._journal['builder'] = self.builder[:]  # base.yaml:564
-        self.builder[s] = self.current  # base.yaml:564
-        self._d__held = self._d__mongol_held = self._d__mongol_loss = self._d__provinces_walled = None  # base.yaml:564
-        self._d__own_sections = None  # base.yaml:564
-        self._derived = None  # base.yaml:564
-        if self._journal is not None and 'reserved' not in self._journal:  # base.yaml:565
-            self._journal['reserved'] = self.reserved[:]  # base.yaml:565
-        self.reserved[s] = None  # base.yaml:565
-        self._d__single_spaces = self._d__wall_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:565
-        self._d__tower_spaces = self._d__card_provinces = None  # base.yaml:565
-        self._derived = None  # base.yaml:565
-        if self._journal is not None and 'move_provinces' not in self._journal:  # base.yaml:566
-            self._journal['move_provinces'] = self.move_provinces  # base.yaml:566
-        self.move_provinces = self.move_provinces.union((self.board.region_of[PROVINCE][s],))  # base.yaml:566; inlined province_at (base.yaml:458)
-        self._derived = None  # base.yaml:566
-        yield from self.on_occupied(s)  # base.yaml:567
+    def longest_line(self, p: int) -> int:
+        # rules/chang-cheng/domination.yaml:14; not kept between moves: only the scores read it, once per player scored (`compute_at_scoring`)
+        _cond = self.own_sections(p)
+        _most = 0
+        _first = True
+        if _cond:
+            for run in self.board.wall_runs(self.layout, self.own_sections(p)):  # domination.yaml:14; `aggregate_loops`: `max` written out as a loop
+                _each = len(run)
+                if _first or _each > _most:
+                    _most = _each
+                    _first = False
+        return (_most if _cond else 0)  # domination.yaml:14
 
     def on_occupied(self, s: int) -> rt.Steps:
         # rules/chang-cheng/watchers.yaml:16
@@ -188,122 +109,6 @@ class ChangChengDrawnEventsState(ChangChengDominationState):
         yield from self.look_after_building(self.current, s)  # watchers.yaml:17
         if WATCHERS in self.events:  # watchers.yaml:18
             self.turn_up(self.board.region_of[MONGOL][s])  # watchers.yaml:19; inlined mongol_at (base.yaml:459)
-
-    def resolve(self, k: int, o: int, r: int, live: Sequence[int]) -> rt.Steps:
-        # rules/chang-cheng/base.yaml:647
-        if self.trace is not None:
-            self.trace.append("procedures.resolve")
-        if k == WARRIOR:  # base.yaml:651
-            for eliminate in (yield rt.Ask(o, 'eliminate', rt.walk(self, [x for x in (live if len(live) <= 16 else rt.walk(self, live, 1, 'rules/chang-cheng/base.yaml:652')) if x != WARRIOR], 1, 'rules/chang-cheng/base.yaml:652'), 'rules/chang-cheng/base.yaml:652')):  # base.yaml:652
-                if self._journal is not None and 'eliminated' not in self._journal:  # base.yaml:653
-                    self._journal['eliminated'] = self.eliminated  # base.yaml:653
-                self.eliminated = rt.held(eliminate)  # base.yaml:653
-                self._derived = None  # base.yaml:653
-        elif k == TRAITOR:  # base.yaml:659
-            singles_here = [s for s in self.board.region_spots[r] if self.block_at[s] == SINGLE]  # base.yaml:660
-            threats = [m for m in self.board.regions_touching(self.board.region_spots[r], MONGOL) if self.has_peril[m]]  # base.yaml:661
-            for treason in (yield rt.Ask(o, 'treason', [e for e in (RUIN_A_WALL, REMOVE_PERIL) if ((e == RUIN_A_WALL and singles_here) or (e == REMOVE_PERIL and threats))], 'rules/chang-cheng/base.yaml:662')):  # base.yaml:662
-                if treason == RUIN_A_WALL:  # base.yaml:663
-                    for ruined in (yield rt.Ask(o, 'ruined', singles_here, 'rules/chang-cheng/base.yaml:664')):  # base.yaml:664
-                        if self._journal is not None and 'block_at' not in self._journal:  # base.yaml:665
-                            self._journal['block_at'] = self.block_at[:]  # base.yaml:665
-                        self.block_at[ruined] = RUIN  # base.yaml:665
-                        self._d__single_spaces = self._d__wall_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:665
-                        self._d__tower_spaces = self._d__full = self._d__wall_complete = self._d__card_provinces = None  # base.yaml:665
-                        self._d__held = self._d__sections = self._d__mongol_held = self._d__mongol_loss = None  # base.yaml:665
-                        self._d__provinces_walled = self._d__own_sections = None  # base.yaml:665
-                        self._derived = None  # base.yaml:665
-                else:
-                    for removed in (yield rt.Ask(o, 'removed', threats, 'rules/chang-cheng/base.yaml:667')):  # base.yaml:667
-                        self.take_out_peril(removed)  # base.yaml:668
-        elif k == FLOOD:  # base.yaml:671
-            for flooding in (yield rt.Ask(o, 'flooding', (GAINS_TWO, LOSES_TWO), 'rules/chang-cheng/base.yaml:672')):  # base.yaml:672
-                if flooding == GAINS_TWO:  # base.yaml:673
-                    if self._journal is not None and 'province_bonus' not in self._journal:  # base.yaml:674
-                        self._journal['province_bonus'] = self.province_bonus  # base.yaml:674
-                    self.province_bonus += 2  # base.yaml:674
-                    self._derived = None  # base.yaml:674
-                else:
-                    if self._journal is not None and 'province_bonus' not in self._journal:  # base.yaml:676
-                        self._journal['province_bonus'] = self.province_bonus  # base.yaml:676
-                    self.province_bonus -= 2  # base.yaml:676
-                    self._derived = None  # base.yaml:676
-        elif k == MASON:  # base.yaml:679
-            for masonry in (yield rt.Ask(o, 'masonry', (GAINS_TWO, EXTRA_SECTION), 'rules/chang-cheng/base.yaml:680')):  # base.yaml:680
-                if masonry == GAINS_TWO:  # base.yaml:681
-                    if self._journal is not None and 'province_bonus' not in self._journal:  # base.yaml:682
-                        self._journal['province_bonus'] = self.province_bonus  # base.yaml:682
-                    self.province_bonus += 2  # base.yaml:682
-                    self._derived = None  # base.yaml:682
-                else:
-                    if self._journal is not None and 'bonus' not in self._journal:  # base.yaml:684
-                        self._journal['bonus'] = self.bonus[:]  # base.yaml:684
-                    self.bonus[o] += 1  # base.yaml:684
-                    self._derived = None  # base.yaml:684
-        elif k == ARCHITECT:  # base.yaml:687
-            if self._journal is not None and 'bonus' not in self._journal:  # base.yaml:688
-                self._journal['bonus'] = self.bonus[:]  # base.yaml:688
-            self.bonus[o] += 2  # base.yaml:688
-            self._derived = None  # base.yaml:688
-        else:
-            here = [s for s in self.board.region_spots[r] if self.block_at[s] == SINGLE]  # base.yaml:694
-            there = [s for s in self.laid() if (self.block_at[s] == SINGLE and self.board.region_of[PROVINCE][s] != r)]  # base.yaml:695; inlined province_at (base.yaml:458)
-            if (here and there):  # base.yaml:696
-                for exchange in (yield rt.Ask(o, 'exchange', (SWAP_WALLS, KEEP_WALLS), 'rules/chang-cheng/base.yaml:697')):  # base.yaml:697
-                    if exchange == SWAP_WALLS:  # base.yaml:698
-                        for swap_here in (yield rt.Ask(o, 'swap_here', here, 'rules/chang-cheng/base.yaml:699')):  # base.yaml:699
-                            for swap_there in (yield rt.Ask(o, 'swap_there', there, 'rules/chang-cheng/base.yaml:700')):  # base.yaml:700
-                                mine = self.builder[swap_here]  # base.yaml:701
-                                if self._journal is not None and 'builder' not in self._journal:  # base.yaml:702
-                                    self._journal['builder'] = self.builder[:]  # base.yaml:702
-                                self.builder[swap_here] = self.builder[swap_there]  # base.yaml:702
-                                self._d__held = self._d__mongol_held = self._d__mongol_loss = self._d__provinces_walled = None  # base.yaml:702
-                                self._d__own_sections = None  # base.yaml:702
-                                self._derived = None  # base.yaml:702
-                                if self._journal is not None and 'builder' not in self._journal:  # base.yaml:703
-                                    self._journal['builder'] = self.builder[:]  # base.yaml:703
-                                self.builder[swap_there] = mine  # base.yaml:703
-                                self._d__held = self._d__mongol_held = self._d__mongol_loss = self._d__provinces_walled = None  # base.yaml:703
-                                self._d__own_sections = None  # base.yaml:703
-                                self._derived = None  # base.yaml:703
-
-    def attach(self, f: int) -> rt.Steps:
-        # rules/chang-cheng/base.yaml:716
-        if self.trace is not None:
-            self.trace.append("procedures.attach")
-        for new_end in (yield rt.Ask(self.current, 'new_end', range(2), 'rules/chang-cheng/base.yaml:717')):  # base.yaml:717
-            if new_end == LEFT_END:  # base.yaml:718
-                if self._journal is not None and 'layout' not in self._journal:  # base.yaml:719
-                    self._journal['layout'] = self.layout  # base.yaml:719
-                self.layout = tuple(self.board.attach(self.layout, f, False))  # base.yaml:719
-                self._d__laid = self._d__provinces_laid = self._d__mongols_laid = self._d__single_spaces = None  # base.yaml:719
-                self._d__wall_provinces = self._d__open_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:719
-                self._d__tower_spaces = self._d__wall_complete = self._d__card_provinces = self._d__mongol_loss = None  # base.yaml:719
-                self._d__provinces_walled = self._d__own_sections = None  # base.yaml:719
-                self._derived = None  # base.yaml:719
-            else:
-                if self._journal is not None and 'layout' not in self._journal:  # base.yaml:721
-                    self._journal['layout'] = self.layout  # base.yaml:721
-                self.layout = tuple(self.board.attach(self.layout, f, True))  # base.yaml:721
-                self._d__laid = self._d__provinces_laid = self._d__mongols_laid = self._d__single_spaces = None  # base.yaml:721
-                self._d__wall_provinces = self._d__open_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:721
-                self._d__tower_spaces = self._d__wall_complete = self._d__card_provinces = self._d__mongol_loss = None  # base.yaml:721
-                self._d__provinces_walled = self._d__own_sections = None  # base.yaml:721
-                self._derived = None  # base.yaml:721
-        if self._opt__new_board_tokens == DRAWN_TOKENS:  # base.yaml:722
-            self.lay_tokens(f)  # base.yaml:723
-        if self._journal is not None and 'pieces_added' not in self._journal:  # base.yaml:724
-            self._journal['pieces_added'] = self.pieces_added  # base.yaml:724
-        self.pieces_added += 1  # base.yaml:724
-        self._derived = None  # base.yaml:724
-        if self._journal is not None and 'emperor_on' not in self._journal:  # base.yaml:725
-            self._journal['emperor_on'] = self.emperor_on  # base.yaml:725
-        self.emperor_on = frozenset(self.emperor_owed[i] for i in rt.walk(self, range(0, min(3, len(self.emperor_owed))), 1, 'rules/chang-cheng/base.yaml:725'))  # base.yaml:725
-        self._derived = None  # base.yaml:725
-        if self._journal is not None and 'emperor_owed' not in self._journal:  # base.yaml:726
-            self._journal['emperor_owed'] = self.emperor_owed  # base.yaml:726
-        self.emperor_owed = tuple([self.emperor_owed[i] for i in rt.walk(self, range(min(3, len(self.emperor_owed)), len(self.emperor_owed)), 1, 'rules/chang-cheng/base.yaml:726')])  # base.yaml:726
-        self._derived = None  # base.yaml:726
 
     def score_terms(self, player: int) -> dict[str, int]:
         """Each scoring term of `player` on its own, as the rule file names them (a score is their sum)."""
@@ -319,14 +124,6 @@ class ChangChengDrawnEventsState(ChangChengDominationState):
     def _copy_fields(self, _other: Any) -> None:
         super()._copy_fields(_other)
         _other._opt__events_drawn = self._opt__events_drawn
-        # the values kept between moves hold for the copy too (immutable; a dict of them is shared:
-        # what either state adds holds for both, until a change of what it reads drops it from one)
-        _other._d__provinces_walled = self._d__provinces_walled
-
-    def _forget_kept(self) -> None:
-        """Forget the values kept between moves (pass `keep_derived`, `keep_end`): None is stale."""
-        self._d__laid = self._d__provinces_laid = self._d__mongols_laid = self._d__face_regions = self._d__single_spaces = self._d__wall_provinces = self._d__open_provinces = self._d__double_partners = self._d__double_spaces = self._d__tower_spaces = self._d__full = self._d__wall_complete = self._d__card_provinces = self._d__held = self._d__sections = self._d__mongol_held = self._d__mongol_loss = self._d__provinces_walled = self._d__own_sections = self._kept_end = None
-        self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
 
 _BASE_RULES = tuple(BASE_GAME.info.rules.items())  # spliced into this variant's (its rule lines)
@@ -343,14 +140,14 @@ GAME = BASE_GAME.variant(
     rules=dict([
         *_BASE_RULES[:13],
         ('options.events_drawn', 'rules/chang-cheng/drawn-events.yaml:10'),
-        *_BASE_RULES[13:82],
-        ('define.provinces_walled', 'rules/chang-cheng/diplomacy.yaml:14'),
-        *_BASE_RULES[82:89],
+        *_BASE_RULES[13:83],
+        ('define.own_sections', 'rules/chang-cheng/domination.yaml:13'),
+        ('define.longest_line', 'rules/chang-cheng/domination.yaml:14'),
+        *_BASE_RULES[83:88],
         ('procedures.on_occupied', 'rules/chang-cheng/watchers.yaml:16'),
-        *_BASE_RULES[90:141],
-        ('scoring.diplomacy', 'rules/chang-cheng/diplomacy.yaml:21'),
-        *_BASE_RULES[141:142],
+        *_BASE_RULES[89:141],
+        ('scoring.domination', 'rules/chang-cheng/domination.yaml:22'),
         ('scoring.imperial_recognition', 'rules/chang-cheng/imperial-recognition.yaml:16'),
-        *_BASE_RULES[142:],
+        *_BASE_RULES[141:],
     ]),
 )

@@ -12,45 +12,27 @@ from typing import Any, ClassVar, Final
 
 from rulewright import runtime as rt
 from rulewright.generated.chang_cheng.base import (
-    ARCHITECT,
     AT_ONCE,
     BUILDER_CHOOSES,
     CARD_AND_WALL,
     COUNTED,
     DOUBLE,
     DOUBLE_SECTION,
-    DRAWN,
-    DRAWN_TOKENS,
     EMPTY,
-    END_OF_TURN,
-    EXTRA_SECTION,
-    FLOOD,
-    GAINS_TWO,
-    KEEP_WALLS,
     LAPSES,
-    LEFT_END,
-    LOSES_TWO,
-    MASON,
     MONGOL,
-    NO_MOVE,
     ONE_CARD,
     ONE_WALL,
-    OWNER_CHOOSES,
     PHASE__AFTER_CARD,
     PHASE__SECOND_WALL,
     PHASE__TURN,
     PROVINCE,
-    REMOVE_PERIL,
     RUIN,
-    RUIN_A_WALL,
     SINGLE,
-    SWAP_WALLS,
     TOWER,
     TOWER_RAISED,
-    TRAITOR,
     TWO_CARDS,
     TWO_WALLS,
-    WARRIOR,
     ChangChengState,
 )
 from rulewright.generated.chang_cheng.base import GAME as BASE_GAME
@@ -67,7 +49,7 @@ _ROLE_OF_SEAT: tuple[int, ...] = (0, 1)
 class ChangChengTwoPlayerState(ChangChengState):
     """A position of Chang Cheng."""
 
-    __slots__ = ('_opt__neutral_walls', '_opt__neutral_supply', 'neutral_singles', '_d__neutral_spaces', '_actions__neutral_wall', '_actions__no_neutral_wall')
+    __slots__ = ('_opt__neutral_walls', '_opt__neutral_supply', 'neutral_singles', '_actions__neutral_wall', '_actions__no_neutral_wall')
     FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = (
         *ChangChengState.FIELDS,
         rt.FieldInfo('neutral_singles', None, 'int', '', (), 'all', 'The neutral sections left beside the board.'),
@@ -113,8 +95,6 @@ class ChangChengTwoPlayerState(ChangChengState):
     _opt__neutral_walls: int
     _opt__neutral_supply: int
     neutral_singles: int
-    # Values kept between moves (docs/optimiser.md, passes `keep_derived` and `keep_end`): None while stale.
-    _d__neutral_spaces: Sequence[int] | None
     # Tables of the board every state on it shares, found once as the game starts (pass `bind_board_tables`).
     _actions__neutral_wall: list[rt.Action | None]  # the interned actions of `neutral_wall` (`index_actions`)
     _actions__no_neutral_wall: list[rt.Action | None]  # the interned actions of `no_neutral_wall` (`index_actions`)
@@ -133,48 +113,6 @@ class ChangChengTwoPlayerState(ChangChengState):
         super()._setup()
         # rules/chang-cheng/two-player.yaml:41
         self.neutral_singles = (12 if self._opt__neutral_supply == TWELVE_SECTIONS else 0)
-
-    def _prepare(self) -> rt.Steps:
-        """`setup:`, before the first turn."""
-        if self._opt__faces == DRAWN:  # base.yaml:522
-            first = rt.draw(self.rng, frozenset(f for f in range(8)))  # base.yaml:523
-            if self._journal is not None and 'layout' not in self._journal:  # base.yaml:524
-                self._journal['layout'] = self.layout  # base.yaml:524
-            self.layout = tuple(self.board.attach(self.layout, first, True))  # base.yaml:524
-            self._d__laid = self._d__provinces_laid = self._d__mongols_laid = self._d__single_spaces = None  # base.yaml:524
-            self._d__wall_provinces = self._d__open_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:524
-            self._d__tower_spaces = self._d__wall_complete = self._d__card_provinces = self._d__mongol_loss = None  # base.yaml:524
-            self._d__neutral_spaces = None  # base.yaml:524
-            self._derived = None  # base.yaml:524
-            if self._journal is not None and 'layout' not in self._journal:  # base.yaml:525
-                self._journal['layout'] = self.layout  # base.yaml:525
-            self.layout = tuple(self.board.attach(self.layout, rt.draw(self.rng, frozenset(f for _once__1 in (self.board.face_piece[first],) for f in range(8) if self.board.face_piece[f] != _once__1)), True))  # base.yaml:525; hoisted piece_of(first) out of the loop
-            self._d__laid = self._d__provinces_laid = self._d__mongols_laid = self._d__single_spaces = None  # base.yaml:525
-            self._d__wall_provinces = self._d__open_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:525
-            self._d__tower_spaces = self._d__wall_complete = self._d__card_provinces = self._d__mongol_loss = None  # base.yaml:525
-            self._d__neutral_spaces = None  # base.yaml:525
-            self._derived = None  # base.yaml:525
-        else:
-            for first_face in (yield rt.Ask(range(self.num_players)[0], 'first_face', range(8), 'rules/chang-cheng/base.yaml:527')):  # base.yaml:527
-                if self._journal is not None and 'layout' not in self._journal:  # base.yaml:528
-                    self._journal['layout'] = self.layout  # base.yaml:528
-                self.layout = tuple(self.board.attach(self.layout, first_face, True))  # base.yaml:528
-                self._d__laid = self._d__provinces_laid = self._d__mongols_laid = self._d__single_spaces = None  # base.yaml:528
-                self._d__wall_provinces = self._d__open_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:528
-                self._d__tower_spaces = self._d__wall_complete = self._d__card_provinces = self._d__mongol_loss = None  # base.yaml:528
-                self._d__neutral_spaces = None  # base.yaml:528
-                self._derived = None  # base.yaml:528
-            for second_face in (yield rt.Ask(range(self.num_players)[0], 'second_face', [f for f in range(8) if self.board.face_piece[f] not in self.board.wall_pieces(self.layout)], 'rules/chang-cheng/base.yaml:529')):  # base.yaml:529
-                if self._journal is not None and 'layout' not in self._journal:  # base.yaml:530
-                    self._journal['layout'] = self.layout  # base.yaml:530
-                self.layout = tuple(self.board.attach(self.layout, second_face, True))  # base.yaml:530
-                self._d__laid = self._d__provinces_laid = self._d__mongols_laid = self._d__single_spaces = None  # base.yaml:530
-                self._d__wall_provinces = self._d__open_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:530
-                self._d__tower_spaces = self._d__wall_complete = self._d__card_provinces = self._d__mongol_loss = None  # base.yaml:530
-                self._d__neutral_spaces = None  # base.yaml:530
-                self._derived = None  # base.yaml:530
-        for f in rt.walk(self, self.layout, 14071, 'rules/chang-cheng/base.yaml:531'):  # base.yaml:531
-            self.lay_tokens(f)  # base.yaml:532
 
     def _enter_phase(self) -> None:
         rt.new_move(self)
@@ -275,13 +213,12 @@ class ChangChengTwoPlayerState(ChangChengState):
             self._journal['singles'] = self.singles[:]  # base.yaml:765
         self.singles[self.current] -= 1  # base.yaml:765
         self._d__single_spaces = self._d__wall_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:765
-        self._d__tower_spaces = self._d__card_provinces = self._d__neutral_spaces = None  # base.yaml:765
+        self._d__tower_spaces = self._d__card_provinces = None  # base.yaml:765
         self._derived = None  # base.yaml:765
         yield from self.build(s, SINGLE)  # base.yaml:766
         if self._journal is not None and 'move_kind' not in self._journal:  # base.yaml:767
             self._journal['move_kind'] = self.move_kind  # base.yaml:767
         self.move_kind = (TWO_WALLS if both else ONE_WALL)  # base.yaml:767
-        self._d__neutral_spaces = None  # base.yaml:767
         self._derived = None  # base.yaml:767
         yield from self.check_protection((s,))  # base.yaml:768
         if both:  # base.yaml:771
@@ -298,7 +235,6 @@ class ChangChengTwoPlayerState(ChangChengState):
         if self._journal is not None and 'move_kind' not in self._journal:  # base.yaml:791
             self._journal['move_kind'] = self.move_kind  # base.yaml:791
         self.move_kind = ONE_CARD  # base.yaml:791
-        self._d__neutral_spaces = None  # base.yaml:791
         self._derived = None  # base.yaml:791
         if ((len(self.hand[self.current]) >= 1 and len(self.open_provinces()) >= 2) or (self.singles[self.current] >= 1 and r in self.wall_provinces(self.current))):  # base.yaml:792
             self.next_phase = PHASE__AFTER_CARD  # base.yaml:793
@@ -324,7 +260,6 @@ class ChangChengTwoPlayerState(ChangChengState):
         if self._journal is not None and 'move_kind' not in self._journal:  # base.yaml:808
             self._journal['move_kind'] = self.move_kind  # base.yaml:808
         self.move_kind = DOUBLE_SECTION  # base.yaml:808
-        self._d__neutral_spaces = None  # base.yaml:808
         self._derived = None  # base.yaml:808
         if self._journal is not None and 'points' not in self._journal:  # base.yaml:809
             self._journal['points'] = self.points[:]  # base.yaml:809
@@ -352,7 +287,6 @@ class ChangChengTwoPlayerState(ChangChengState):
         if self._journal is not None and 'move_kind' not in self._journal:  # base.yaml:820
             self._journal['move_kind'] = self.move_kind  # base.yaml:820
         self.move_kind = TOWER_RAISED  # base.yaml:820
-        self._d__neutral_spaces = None  # base.yaml:820
         self._derived = None  # base.yaml:820
         yield from self.reserve_beside(s)  # base.yaml:821
         yield from self.check_protection((s,))  # base.yaml:822
@@ -368,7 +302,7 @@ class ChangChengTwoPlayerState(ChangChengState):
             self._journal['singles'] = self.singles[:]  # base.yaml:827
         self.singles[self.current] -= 1  # base.yaml:827
         self._d__single_spaces = self._d__wall_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:827
-        self._d__tower_spaces = self._d__card_provinces = self._d__neutral_spaces = None  # base.yaml:827
+        self._d__tower_spaces = self._d__card_provinces = None  # base.yaml:827
         self._derived = None  # base.yaml:827
         yield from self.build(s, SINGLE)  # base.yaml:828
         yield from self.check_protection((s,))  # base.yaml:829
@@ -384,7 +318,6 @@ class ChangChengTwoPlayerState(ChangChengState):
         if self._journal is not None and 'move_kind' not in self._journal:  # base.yaml:840
             self._journal['move_kind'] = self.move_kind  # base.yaml:840
         self.move_kind = TWO_CARDS  # base.yaml:840
-        self._d__neutral_spaces = None  # base.yaml:840
         self._derived = None  # base.yaml:840
         if self.phase == PHASE__AFTER_CARD and self.next_phase == rt.NO_GOTO:
             self.next_phase = PHASE__NEUTRAL
@@ -398,13 +331,12 @@ class ChangChengTwoPlayerState(ChangChengState):
             self._journal['singles'] = self.singles[:]  # base.yaml:846
         self.singles[self.current] -= 1  # base.yaml:846
         self._d__single_spaces = self._d__wall_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:846
-        self._d__tower_spaces = self._d__card_provinces = self._d__neutral_spaces = None  # base.yaml:846
+        self._d__tower_spaces = self._d__card_provinces = None  # base.yaml:846
         self._derived = None  # base.yaml:846
         yield from self.build(s, SINGLE)  # base.yaml:847
         if self._journal is not None and 'move_kind' not in self._journal:  # base.yaml:848
             self._journal['move_kind'] = self.move_kind  # base.yaml:848
         self.move_kind = CARD_AND_WALL  # base.yaml:848
-        self._d__neutral_spaces = None  # base.yaml:848
         self._derived = None  # base.yaml:848
         yield from self.check_protection((s,))  # base.yaml:849
         if self.phase == PHASE__AFTER_CARD and self.next_phase == rt.NO_GOTO:
@@ -425,7 +357,6 @@ class ChangChengTwoPlayerState(ChangChengState):
         self._d__single_spaces = self._d__wall_provinces = self._d__double_partners = self._d__double_spaces = None  # two-player.yaml:83
         self._d__tower_spaces = self._d__full = self._d__wall_complete = self._d__card_provinces = None  # two-player.yaml:83
         self._d__held = self._d__sections = self._d__mongol_held = self._d__mongol_loss = None  # two-player.yaml:83
-        self._d__neutral_spaces = None  # two-player.yaml:83
         self._derived = None  # two-player.yaml:83
         if self._journal is not None and 'builder' not in self._journal:  # two-player.yaml:84
             self._journal['builder'] = self.builder[:]  # two-player.yaml:84
@@ -436,7 +367,7 @@ class ChangChengTwoPlayerState(ChangChengState):
             self._journal['reserved'] = self.reserved[:]  # two-player.yaml:85
         self.reserved[s] = None  # two-player.yaml:85
         self._d__single_spaces = self._d__wall_provinces = self._d__double_partners = self._d__double_spaces = None  # two-player.yaml:85
-        self._d__tower_spaces = self._d__card_provinces = self._d__neutral_spaces = None  # two-player.yaml:85
+        self._d__tower_spaces = self._d__card_provinces = None  # two-player.yaml:85
         self._derived = None  # two-player.yaml:85
         yield from self.on_occupied(s)  # two-player.yaml:86
         yield from self.check_protection((s,))  # two-player.yaml:87
@@ -446,45 +377,6 @@ class ChangChengTwoPlayerState(ChangChengState):
         if self.trace is not None:
             self.trace.append("actions.no_neutral_wall")
         pass  # two-player.yaml:91
-
-    def _trigger__turn_over(self) -> rt.Steps:
-        # rules/chang-cheng/base.yaml:857: trigger turn_over
-        if self.trace is not None:
-            self.trace.append("triggers.turn_over")
-        if self._opt__new_board == END_OF_TURN:  # base.yaml:860
-            yield from self.add_piece_if_due()  # base.yaml:861
-        if self.move_kind == NO_MOVE:  # base.yaml:862
-            if self._journal is not None and 'passes' not in self._journal:  # base.yaml:863
-                self._journal['passes'] = self.passes  # base.yaml:863
-            self.passes += 1  # base.yaml:863
-            self._derived = None  # base.yaml:863
-        else:
-            if self._journal is not None and 'passes' not in self._journal:  # base.yaml:865
-                self._journal['passes'] = self.passes  # base.yaml:865
-            self.passes = 0  # base.yaml:865
-            self._derived = None  # base.yaml:865
-        if self._journal is not None and 'first_turn' not in self._journal:  # base.yaml:866
-            self._journal['first_turn'] = self.first_turn  # base.yaml:866
-        self.first_turn = False  # base.yaml:866
-        self._derived = None  # base.yaml:866
-        if self._journal is not None and 'move_kind' not in self._journal:  # base.yaml:867
-            self._journal['move_kind'] = self.move_kind  # base.yaml:867
-        self.move_kind = NO_MOVE  # base.yaml:867
-        self._d__neutral_spaces = None  # base.yaml:867
-        self._derived = None  # base.yaml:867
-        if self._journal is not None and 'move_provinces' not in self._journal:  # base.yaml:868
-            self._journal['move_provinces'] = self.move_provinces  # base.yaml:868
-        self.move_provinces = frozenset()  # base.yaml:868
-        self._d__neutral_spaces = None  # base.yaml:868
-        self._derived = None  # base.yaml:868
-        if (self.wall_complete() or self.passes >= len(range(self.num_players))):  # base.yaml:869
-            if self._journal is not None and 'game_over' not in self._journal:  # base.yaml:871
-                self._journal['game_over'] = self.game_over  # base.yaml:871
-            self.game_over = True  # base.yaml:871
-            self._kept_end = None  # base.yaml:871
-            self._derived = None  # base.yaml:871
-            for m in self.mongols_laid():  # base.yaml:872
-                self.turn_up(m)  # base.yaml:873
 
     def held(self, q: int, r: int) -> int:
         # rules/chang-cheng/two-player.yaml:47; kept between moves: recomputed once `block_at` or `builder` changes
@@ -523,43 +415,16 @@ class ChangChengTwoPlayerState(ChangChengState):
         return _value
 
     def neutral_spaces(self) -> Sequence[int]:
-        # rules/chang-cheng/two-player.yaml:59; kept between moves: recomputed once `block_at`, `layout`, `move_kind`, `move_provinces`, `reserved` or `singles` changes
-        _kept = self._d__neutral_spaces
-        if _kept is not None:
-            return _kept
-        _value: Sequence[int] = [s for s in self.laid() if ((self.block_at[s] == EMPTY and (self.reserved[s] is None or ((self._opt__reservation == LAPSES and self.reserved[s] is not None) and self.singles[rt.value_of(self.reserved[s], 'rules/chang-cheng/base.yaml:464')] == 0))) and (self.board.region_of[PROVINCE][s] in self.move_provinces) == (self.move_kind in (TWO_WALLS, TWO_CARDS, ONE_WALL, ONE_CARD)))]  # two-player.yaml:59
-        self._d__neutral_spaces = _value
+        # rules/chang-cheng/two-player.yaml:59; computed once per state: a variant's, read from what its base writes (`keep_derived`)
+        _memo = self._derived
+        if _memo is None:
+            _memo = self._derived = {}
+        elif 'neutral_spaces' in _memo:
+            _remembered: Sequence[int] = _memo['neutral_spaces']
+            return _remembered
+        _value: Sequence[int] = [s for s in self.laid() if ((self.block_at[s] == EMPTY and (self.reserved[s] is None or ((self._opt__reservation == LAPSES and self.reserved[s] is not None) and self.singles[rt.value_of(self.reserved[s], 'rules/chang-cheng/base.yaml:464')] == 0))) and (self.board.region_of[PROVINCE][s] in self.move_provinces) == (self.move_kind in (TWO_WALLS, TWO_CARDS, ONE_WALL, ONE_CARD)))]  # two-player.yaml:59; inlined lapsed (base.yaml:464), open_space (base.yaml:469), province_at (base.yaml:458)
+        _memo['neutral_spaces'] = _value
         return _value
-
-    def build(self, s: int, b: int) -> rt.Steps:
-        # rules/chang-cheng/base.yaml:562
-        if self.trace is not None:
-            self.trace.append("procedures.build")
-        if self._journal is not None and 'block_at' not in self._journal:  # base.yaml:563
-            self._journal['block_at'] = self.block_at[:]  # base.yaml:563
-        self.block_at[s] = b  # base.yaml:563
-        self._d__single_spaces = self._d__wall_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:563
-        self._d__tower_spaces = self._d__full = self._d__wall_complete = self._d__card_provinces = None  # base.yaml:563
-        self._d__held = self._d__sections = self._d__mongol_held = self._d__mongol_loss = None  # base.yaml:563
-        self._d__neutral_spaces = None  # base.yaml:563
-        self._derived = None  # base.yaml:563
-        if self._journal is not None and 'builder' not in self._journal:  # base.yaml:564
-            self._journal['builder'] = self.builder[:]  # base.yaml:564
-        self.builder[s] = self.current  # base.yaml:564
-        self._d__held = self._d__mongol_held = self._d__mongol_loss = None  # base.yaml:564
-        self._derived = None  # base.yaml:564
-        if self._journal is not None and 'reserved' not in self._journal:  # base.yaml:565
-            self._journal['reserved'] = self.reserved[:]  # base.yaml:565
-        self.reserved[s] = None  # base.yaml:565
-        self._d__single_spaces = self._d__wall_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:565
-        self._d__tower_spaces = self._d__card_provinces = self._d__neutral_spaces = None  # base.yaml:565
-        self._derived = None  # base.yaml:565
-        if self._journal is not None and 'move_provinces' not in self._journal:  # base.yaml:566
-            self._journal['move_provinces'] = self.move_provinces  # base.yaml:566
-        self.move_provinces = self.move_provinces.union((self.board.region_of[PROVINCE][s],))  # base.yaml:566; inlined province_at (base.yaml:458)
-        self._d__neutral_spaces = None  # base.yaml:566
-        self._derived = None  # base.yaml:566
-        yield from self.on_occupied(s)  # base.yaml:567
 
     def check_protection(self, built: Sequence[int]) -> rt.Steps:
         # rules/chang-cheng/base.yaml:590
@@ -576,172 +441,6 @@ class ChangChengTwoPlayerState(ChangChengState):
                 yield from self.protect(r)  # base.yaml:599
         if self._opt__new_board == AT_ONCE:  # base.yaml:600
             yield from self.add_piece_if_due()  # base.yaml:601
-
-    def resolve(self, k: int, o: int, r: int, live: Sequence[int]) -> rt.Steps:
-        # rules/chang-cheng/base.yaml:647
-        if self.trace is not None:
-            self.trace.append("procedures.resolve")
-        if k == WARRIOR:  # base.yaml:651
-            for eliminate in (yield rt.Ask(o, 'eliminate', rt.walk(self, [x for x in (live if len(live) <= 16 else rt.walk(self, live, 1, 'rules/chang-cheng/base.yaml:652')) if x != WARRIOR], 1, 'rules/chang-cheng/base.yaml:652'), 'rules/chang-cheng/base.yaml:652')):  # base.yaml:652
-                if self._journal is not None and 'eliminated' not in self._journal:  # base.yaml:653
-                    self._journal['eliminated'] = self.eliminated  # base.yaml:653
-                self.eliminated = rt.held(eliminate)  # base.yaml:653
-                self._derived = None  # base.yaml:653
-        elif k == TRAITOR:  # base.yaml:659
-            singles_here = [s for s in self.board.region_spots[r] if self.block_at[s] == SINGLE]  # base.yaml:660
-            threats = [m for m in self.board.regions_touching(self.board.region_spots[r], MONGOL) if self.has_peril[m]]  # base.yaml:661
-            for treason in (yield rt.Ask(o, 'treason', [e for e in (RUIN_A_WALL, REMOVE_PERIL) if ((e == RUIN_A_WALL and singles_here) or (e == REMOVE_PERIL and threats))], 'rules/chang-cheng/base.yaml:662')):  # base.yaml:662
-                if treason == RUIN_A_WALL:  # base.yaml:663
-                    for ruined in (yield rt.Ask(o, 'ruined', singles_here, 'rules/chang-cheng/base.yaml:664')):  # base.yaml:664
-                        if self._journal is not None and 'block_at' not in self._journal:  # base.yaml:665
-                            self._journal['block_at'] = self.block_at[:]  # base.yaml:665
-                        self.block_at[ruined] = RUIN  # base.yaml:665
-                        self._d__single_spaces = self._d__wall_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:665
-                        self._d__tower_spaces = self._d__full = self._d__wall_complete = self._d__card_provinces = None  # base.yaml:665
-                        self._d__held = self._d__sections = self._d__mongol_held = self._d__mongol_loss = None  # base.yaml:665
-                        self._d__neutral_spaces = None  # base.yaml:665
-                        self._derived = None  # base.yaml:665
-                else:
-                    for removed in (yield rt.Ask(o, 'removed', threats, 'rules/chang-cheng/base.yaml:667')):  # base.yaml:667
-                        self.take_out_peril(removed)  # base.yaml:668
-        elif k == FLOOD:  # base.yaml:671
-            for flooding in (yield rt.Ask(o, 'flooding', (GAINS_TWO, LOSES_TWO), 'rules/chang-cheng/base.yaml:672')):  # base.yaml:672
-                if flooding == GAINS_TWO:  # base.yaml:673
-                    if self._journal is not None and 'province_bonus' not in self._journal:  # base.yaml:674
-                        self._journal['province_bonus'] = self.province_bonus  # base.yaml:674
-                    self.province_bonus += 2  # base.yaml:674
-                    self._derived = None  # base.yaml:674
-                else:
-                    if self._journal is not None and 'province_bonus' not in self._journal:  # base.yaml:676
-                        self._journal['province_bonus'] = self.province_bonus  # base.yaml:676
-                    self.province_bonus -= 2  # base.yaml:676
-                    self._derived = None  # base.yaml:676
-        elif k == MASON:  # base.yaml:679
-            for masonry in (yield rt.Ask(o, 'masonry', (GAINS_TWO, EXTRA_SECTION), 'rules/chang-cheng/base.yaml:680')):  # base.yaml:680
-                if masonry == GAINS_TWO:  # base.yaml:681
-                    if self._journal is not None and 'province_bonus' not in self._journal:  # base.yaml:682
-                        self._journal['province_bonus'] = self.province_bonus  # base.yaml:682
-                    self.province_bonus += 2  # base.yaml:682
-                    self._derived = None  # base.yaml:682
-                else:
-                    if self._journal is not None and 'bonus' not in self._journal:  # base.yaml:684
-                        self._journal['bonus'] = self.bonus[:]  # base.yaml:684
-                    self.bonus[o] += 1  # base.yaml:684
-                    self._derived = None  # base.yaml:684
-        elif k == ARCHITECT:  # base.yaml:687
-            if self._journal is not None and 'bonus' not in self._journal:  # base.yaml:688
-                self._journal['bonus'] = self.bonus[:]  # base.yaml:688
-            self.bonus[o] += 2  # base.yaml:688
-            self._derived = None  # base.yaml:688
-        else:
-            here = [s for s in self.board.region_spots[r] if self.block_at[s] == SINGLE]  # base.yaml:694
-            there = [s for s in self.laid() if (self.block_at[s] == SINGLE and self.board.region_of[PROVINCE][s] != r)]  # base.yaml:695; inlined province_at (base.yaml:458)
-            if (here and there):  # base.yaml:696
-                for exchange in (yield rt.Ask(o, 'exchange', (SWAP_WALLS, KEEP_WALLS), 'rules/chang-cheng/base.yaml:697')):  # base.yaml:697
-                    if exchange == SWAP_WALLS:  # base.yaml:698
-                        for swap_here in (yield rt.Ask(o, 'swap_here', here, 'rules/chang-cheng/base.yaml:699')):  # base.yaml:699
-                            for swap_there in (yield rt.Ask(o, 'swap_there', there, 'rules/chang-cheng/base.yaml:700')):  # base.yaml:700
-                                mine = self.builder[swap_here]  # base.yaml:701
-                                if self._journal is not None and 'builder' not in self._journal:  # base.yaml:702
-                                    self._journal['builder'] = self.builder[:]  # base.yaml:702
-                                self.builder[swap_here] = self.builder[swap_there]  # base.yaml:702
-                                self._d__held = self._d__mongol_held = self._d__mongol_loss = None  # base.yaml:702
-                                self._derived = None  # base.yaml:702
-                                if self._journal is not None and 'builder' not in self._journal:  # base.yaml:703
-                                    self._journal['builder'] = self.builder[:]  # base.yaml:703
-                                self.builder[swap_there] = mine  # base.yaml:703
-                                self._d__held = self._d__mongol_held = self._d__mongol_loss = None  # base.yaml:703
-                                self._derived = None  # base.yaml:703
-
-    def attach(self, f: int) -> rt.Steps:
-        # rules/chang-cheng/base.yaml:716
-        if self.trace is not None:
-            self.trace.append("procedures.attach")
-        for new_end in (yield rt.Ask(self.current, 'new_end', range(2), 'rules/chang-cheng/base.yaml:717')):  # base.yaml:717
-            if new_end == LEFT_END:  # base.yaml:718
-                if self._journal is not None and 'layout' not in self._journal:  # base.yaml:719
-                    self._journal['layout'] = self.layout  # base.yaml:719
-                self.layout = tuple(self.board.attach(self.layout, f, False))  # base.yaml:719
-                self._d__laid = self._d__provinces_laid = self._d__mongols_laid = self._d__single_spaces = None  # base.yaml:719
-                self._d__wall_provinces = self._d__open_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:719
-                self._d__tower_spaces = self._d__wall_complete = self._d__card_provinces = self._d__mongol_loss = None  # base.yaml:719
-                self._d__neutral_spaces = None  # base.yaml:719
-                self._derived = None  # base.yaml:719
-            else:
-                if self._journal is not None and 'layout' not in self._journal:  # base.yaml:721
-                    self._journal['layout'] = self.layout  # base.yaml:721
-                self.layout = tuple(self.board.attach(self.layout, f, True))  # base.yaml:721
-                self._d__laid = self._d__provinces_laid = self._d__mongols_laid = self._d__single_spaces = None  # base.yaml:721
-                self._d__wall_provinces = self._d__open_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:721
-                self._d__tower_spaces = self._d__wall_complete = self._d__card_provinces = self._d__mongol_loss = None  # base.yaml:721
-                self._d__neutral_spaces = None  # base.yaml:721
-                self._derived = None  # base.yaml:721
-        if self._opt__new_board_tokens == DRAWN_TOKENS:  # base.yaml:722
-            self.lay_tokens(f)  # base.yaml:723
-        if self._journal is not None and 'pieces_added' not in self._journal:  # base.yaml:724
-            self._journal['pieces_added'] = self.pieces_added  # base.yaml:724
-        self.pieces_added += 1  # base.yaml:724
-        self._derived = None  # base.yaml:724
-        if self._journal is not None and 'emperor_on' not in self._journal:  # base.yaml:725
-            self._journal['emperor_on'] = self.emperor_on  # base.yaml:725
-        self.emperor_on = frozenset(self.emperor_owed[i] for i in rt.walk(self, range(0, min(3, len(self.emperor_owed))), 1, 'rules/chang-cheng/base.yaml:725'))  # base.yaml:725
-        self._derived = None  # base.yaml:725
-        if self._journal is not None and 'emperor_owed' not in self._journal:  # base.yaml:726
-            self._journal['emperor_owed'] = self.emperor_owed  # base.yaml:726
-        self.emperor_owed = tuple([self.emperor_owed[i] for i in rt.walk(self, range(min(3, len(self.emperor_owed)), len(self.emperor_owed)), 1, 'rules/chang-cheng/base.yaml:726')])  # base.yaml:726
-        self._derived = None  # base.yaml:726
-
-    def lay_card(self, c: int, r: int) -> None:
-        # rules/chang-cheng/base.yaml:728
-        if self.trace is not None:
-            self.trace.append("procedures.lay_card")
-        if self._journal is not None and 'hand' not in self._journal:  # base.yaml:729
-            self._journal['hand'] = self.hand[:]  # base.yaml:729
-        self.hand[self.current] = self.hand[self.current].difference((c,))  # base.yaml:729
-        if self._kept_shared:  # base.yaml:729
-            self._d__card_provinces = rt.without_key(self._d__card_provinces, self.current)  # base.yaml:729
-        else:  # base.yaml:729
-            if self._d__card_provinces is not None:  # base.yaml:729
-                self._d__card_provinces.pop(self.current, None)  # base.yaml:729
-        self._derived = None  # base.yaml:729
-        if self._journal is not None and 'placed' not in self._journal:  # base.yaml:730
-            self._journal['placed'] = self.placed[:]  # base.yaml:730
-        if len(self.placed[self.current]) > 16:
-            rt.walk(self, self.placed[self.current], 1, 'rules/chang-cheng/base.yaml:730')
-        self.placed[self.current] = (*self.placed[self.current], (self.current, c, r))  # base.yaml:730
-        self._derived = None  # base.yaml:730
-        if self._journal is not None and 'backs' not in self._journal:  # base.yaml:731
-            self._journal['backs'] = self.backs[:]  # base.yaml:731
-        if len(self.backs[r]) > 16:
-            rt.walk(self, self.backs[r], 1, 'rules/chang-cheng/base.yaml:731')
-        self.backs[r] = (*self.backs[r], self.current)  # base.yaml:731
-        self._derived = None  # base.yaml:731
-        if self._journal is not None and 'move_provinces' not in self._journal:  # base.yaml:732
-            self._journal['move_provinces'] = self.move_provinces  # base.yaml:732
-        self.move_provinces = self.move_provinces.union((r,))  # base.yaml:732
-        self._d__neutral_spaces = None  # base.yaml:732
-        self._derived = None  # base.yaml:732
-
-    def reserve_beside(self, s: int) -> rt.Steps:
-        # rules/chang-cheng/base.yaml:734
-        if self.trace is not None:
-            self.trace.append("procedures.reserve_beside")
-        free = [n for n in self.board.wall_neighbours(self.layout, s) if (self.block_at[n] == EMPTY and self.reserved[n] is None)]  # base.yaml:735
-        if len(free) == 1:  # base.yaml:736
-            if self._journal is not None and 'reserved' not in self._journal:  # base.yaml:737
-                self._journal['reserved'] = self.reserved[:]  # base.yaml:737
-            self.reserved[free[0]] = self.current  # base.yaml:737
-            self._d__single_spaces = self._d__wall_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:737
-            self._d__tower_spaces = self._d__card_provinces = self._d__neutral_spaces = None  # base.yaml:737
-            self._derived = None  # base.yaml:737
-        elif len(free) == 2:  # base.yaml:738
-            for kept in (yield rt.Ask((self.current if self._opt__reserved_space == OWNER_CHOOSES else (self.current + 1) % self.num_players), 'kept', free, 'rules/chang-cheng/base.yaml:739')):  # base.yaml:739
-                if self._journal is not None and 'reserved' not in self._journal:  # base.yaml:740
-                    self._journal['reserved'] = self.reserved[:]  # base.yaml:740
-                self.reserved[kept] = self.current  # base.yaml:740
-                self._d__single_spaces = self._d__wall_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:740
-                self._d__tower_spaces = self._d__card_provinces = self._d__neutral_spaces = None  # base.yaml:740
-                self._derived = None  # base.yaml:740
 
     # -- Invariants ---------------------------------------------------------------------------
     def broken_invariants(self) -> list[str]:
@@ -764,16 +463,8 @@ class ChangChengTwoPlayerState(ChangChengState):
         _other._opt__neutral_walls = self._opt__neutral_walls
         _other._opt__neutral_supply = self._opt__neutral_supply
         _other.neutral_singles = self.neutral_singles
-        # the values kept between moves hold for the copy too (immutable; a dict of them is shared:
-        # what either state adds holds for both, until a change of what it reads drops it from one)
-        _other._d__neutral_spaces = self._d__neutral_spaces
         _other._actions__neutral_wall = self._actions__neutral_wall
         _other._actions__no_neutral_wall = self._actions__no_neutral_wall
-
-    def _forget_kept(self) -> None:
-        """Forget the values kept between moves (pass `keep_derived`, `keep_end`): None is stale."""
-        self._d__laid = self._d__provinces_laid = self._d__mongols_laid = self._d__face_regions = self._d__single_spaces = self._d__wall_provinces = self._d__open_provinces = self._d__double_partners = self._d__double_spaces = self._d__tower_spaces = self._d__full = self._d__wall_complete = self._d__card_provinces = self._d__held = self._d__sections = self._d__mongol_held = self._d__mongol_loss = self._d__neutral_spaces = self._kept_end = None
-        self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
     def _action_text(self, _action: rt.Action) -> str:
         _name, _args = _action.name, _action.args

@@ -96,6 +96,7 @@ _ENV.filters["pyrepr"] = repr
 _ENV.filters["comment"] = _comment
 _ENV.filters["docstring"] = _docstring
 _ENV.filters["self_attr"] = "self.{}".format
+_ENV.tests["starting"] = lambda ph: ph.steps or does_something(ph.start)  # a phase whose start does something
 
 
 def class_name(game: str, variant: str) -> str:

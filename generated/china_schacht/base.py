@@ -365,30 +365,8 @@ class ChinaSchachtState(rt.State):
 
     # -- Phases -------------------------------------------------------------------------------
     def _enter_phase(self) -> None:
-        if self.phase == PHASE__TURN:
-            self._start__turn()
-        elif self.phase == PHASE__SECOND:
-            self._start__second()
-        elif self.phase == PHASE__REFILL:
-            self._start__refill()
-
-    def _start__turn(self) -> None:
-        # rules/china-schacht/base.yaml:360: phase turn
         if self.trace is not None:
-            self.trace.append("phases.turn.start")
-        pass
-
-    def _start__second(self) -> None:
-        # rules/china-schacht/base.yaml:363: phase second
-        if self.trace is not None:
-            self.trace.append("phases.second.start")
-        pass
-
-    def _start__refill(self) -> None:
-        # rules/china-schacht/base.yaml:366: phase refill
-        if self.trace is not None:
-            self.trace.append("phases.refill.start")
-        pass
+            self.trace.append(f"phases.{self.PHASES[self.phase]}.start")
 
     def _actor(self) -> int:
         """The seat that decides now: the one whose turn it is, unless the phase says."""

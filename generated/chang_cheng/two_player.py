@@ -178,7 +178,7 @@ class ChangChengTwoPlayerState(ChangChengState):
 
     def _enter_phase(self) -> None:
         rt.new_move(self)
-        if self.trace is not None:
+        if self.trace is not None:  # (every phase's start is traced; only one that does something has a method)
             self.trace.append(f"phases.{self.PHASES[self.phase]}.start")
         if self.phase == PHASE__NEUTRAL:
             self._start__neutral()

@@ -187,7 +187,7 @@ class ChinaCornettState(rt.State):
 
     # -- Phases -------------------------------------------------------------------------------
     def _enter_phase(self) -> None:
-        if self.trace is not None:
+        if self.trace is not None:  # (every phase's start is traced; only one that does something has a method)
             self.trace.append(f"phases.{self.PHASES[self.phase]}.start")
         if self.phase == PHASE__TURN:
             self._start__turn()

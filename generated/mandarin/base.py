@@ -257,7 +257,7 @@ class MandarinState(rt.State):
     def _enter_phase(self) -> None:
         # a new phase or turn: the kept values that read the seat to act are stale
         self._d__bidders = None
-        if self.trace is not None:
+        if self.trace is not None:  # (every phase's start is traced; only one that does something has a method)
             self.trace.append(f"phases.{self.PHASES[self.phase]}.start")
 
     def _actor(self) -> int:

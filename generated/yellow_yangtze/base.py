@@ -316,7 +316,7 @@ class YellowYangtzeState(rt.State):
 
     # -- Phases -------------------------------------------------------------------------------
     def _enter_phase(self) -> None:
-        if self.trace is not None:
+        if self.trace is not None:  # (every phase's start is traced; only one that does something has a method)
             self.trace.append(f"phases.{self.PHASES[self.phase]}.start")
 
     def _actor(self) -> int:

@@ -20,10 +20,11 @@ from ..core._version import __version__
 from ..core.paths import shown_safely
 from . import ir
 from .lowered import LoweredAction, LoweredChoice, Program
-from .names import faces_constant
+from .names import faces_constant, regions_constant
 from .passes import PASSES
 from .pyir import Code, Expr, Paren, Tuple, declared, does_something
 from .pyprint import lines, text
+from .typed import BoardTable
 
 _ENV = jinja2.Environment(
     loader=jinja2.PackageLoader("rulewright.compiler", "templates"),
@@ -88,6 +89,22 @@ def _unparen(code: str | Expr) -> str:
     return code[1:-1] if wrapped == code and code.startswith("(") else code
 
 
+def _shared_regions_constants(boards: list[BoardTable]) -> list[tuple[str, BoardTable, list[str]]]:
+    """The regions that two boards or more have alike, each written once as a module constant
+    (`REGIONS__<first board>`): the constant, the first board, the names of the boards."""
+    alike: dict[tuple[tuple[str, str, tuple[str, ...]], ...], list[BoardTable]] = {}
+    for board in boards:
+        if board.regions:
+            alike.setdefault(tuple(board.regions), []).append(board)
+    return [(regions_constant(same[0].name), same[0], [b.name for b in same])
+            for same in alike.values() if len(same) > 1]
+
+
+def _shared_regions(boards: list[BoardTable]) -> dict[str, str]:
+    """Each board whose regions are written once for several (above): its constant."""
+    return {name: const for const, _, names in _shared_regions_constants(boards) for name in names}
+
+
 _ENV.filters["lines"] = lines
 _ENV.filters["code"] = text  # an expression node's Python
 _ENV.filters["unparen"] = _unparen
@@ -96,6 +113,9 @@ _ENV.filters["pyrepr"] = repr
 _ENV.filters["comment"] = _comment
 _ENV.filters["docstring"] = _docstring
 _ENV.filters["self_attr"] = "self.{}".format
+_ENV.filters["shared_regions"] = _shared_regions
+_ENV.filters["shared_regions_constants"] = _shared_regions_constants
+_ENV.tests["starting"] = lambda ph: ph.steps or does_something(ph.start)  # a phase whose start does something
 
 
 def class_name(game: str, variant: str) -> str:

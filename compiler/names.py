@@ -19,7 +19,8 @@ A rule file's names reach a generated module in four places:
   choices and the values of a field are enumerations too) and each die, as the name in capitals
   (`face_down` is FACE_DOWN: never a `__` in it, never a leading `_`), beside the invented
   `PHASE__<phase>`, `FACES__<dice>`, `ATTR__<component>__<attribute>`,
-  `SETS__<component>__<attribute>` and `_ROLE_OF_SEAT`; a function `_board__<board>` per board.
+  `SETS__<component>__<attribute>`, `REGIONS__<board>` and `_ROLE_OF_SEAT`; a function
+  `_board__<board>` per board.
   The module's one public name, `GAME`, is the only one in capitals a value could take: the
   checker refuses a value `game` by name (MODULE_API);
 - members of the state class: fields, definitions and procedures under their own names, and
@@ -101,12 +102,17 @@ def joined_const(tag: str, *parts: str) -> str:
 MODULE_API = frozenset({"GAME"})
 ROLE_OF_SEAT = "_ROLE_OF_SEAT"
 MODULE_NAMES = MODULE_API | frozenset({ROLE_OF_SEAT, "rt", "Sequence", "Any", "ClassVar", "Final", "annotations"})
-PHASE_TAG, FACES_TAG, ATTR_TAG, SETS_TAG = "PHASE", "FACES", "ATTR", "SETS"
+PHASE_TAG, FACES_TAG, ATTR_TAG, SETS_TAG, REGIONS_TAG = "PHASE", "FACES", "ATTR", "SETS", "REGIONS"
 
 
 def phase_constant(phase: str) -> str:
     """`PHASE__TURN`: a phase's number."""
     return joined_const(PHASE_TAG, phase)
+
+
+def regions_constant(board: str) -> str:
+    """`REGIONS__FACE_3_4`: the regions of a board, written once where other boards have them too."""
+    return joined_const(REGIONS_TAG, board)
 
 
 def faces_constant(dice: str) -> str:

@@ -263,6 +263,7 @@ def made_names(rs: ir.RuleSet) -> tuple[set[str], set[str], set[str]]:
     module |= {names.faces_constant(k.name) for k in rs.dice}
     module |= {names.table_constant(c.name, a.name) for c in rs.components for a in c.attributes}
     module |= {names.board_function(b.name) for b in rs.boards}
+    module |= {names.regions_constant(b.name) for b in rs.boards}  # (those whose regions others share)
     module |= {names.component_sets_constant(names.table_constant(c.name, a.name))
                for c in rs.components for a in c.attributes}
     members = {f.name for f in rs.fields} | {d.name for d in rs.defines} | {p.name for p in rs.procedures}

@@ -465,30 +465,8 @@ class ChangChengState(rt.State):
 
     # -- Phases -------------------------------------------------------------------------------
     def _enter_phase(self) -> None:
-        if self.phase == PHASE__TURN:
-            self._start__turn()
-        elif self.phase == PHASE__SECOND_WALL:
-            self._start__second_wall()
-        elif self.phase == PHASE__AFTER_CARD:
-            self._start__after_card()
-
-    def _start__turn(self) -> None:
-        # rules/chang-cheng/base.yaml:748: phase turn
-        if self.trace is not None:
-            self.trace.append("phases.turn.start")
-        pass
-
-    def _start__second_wall(self) -> None:
-        # rules/chang-cheng/base.yaml:750: phase second_wall
-        if self.trace is not None:
-            self.trace.append("phases.second_wall.start")
-        pass
-
-    def _start__after_card(self) -> None:
-        # rules/chang-cheng/base.yaml:752: phase after_card
-        if self.trace is not None:
-            self.trace.append("phases.after_card.start")
-        pass
+        if self.trace is not None:  # (every phase's start is traced; only one that does something has a method)
+            self.trace.append(f"phases.{self.PHASES[self.phase]}.start")
 
     def _actor(self) -> int:
         """The seat that decides now: the one whose turn it is, unless the phase says."""

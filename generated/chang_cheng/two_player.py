@@ -116,19 +116,13 @@ class ChangChengTwoPlayerState(ChangChengState):
 
     def _enter_phase(self) -> None:
         rt.new_move(self)
-        if self.phase == PHASE__TURN:
-            self._start__turn()
-        elif self.phase == PHASE__SECOND_WALL:
-            self._start__second_wall()
-        elif self.phase == PHASE__AFTER_CARD:
-            self._start__after_card()
-        elif self.phase == PHASE__NEUTRAL:
+        if self.trace is not None:  # (every phase's start is traced; only one that does something has a method)
+            self.trace.append(f"phases.{self.PHASES[self.phase]}.start")
+        if self.phase == PHASE__NEUTRAL:
             self._start__neutral()
 
     def _start__neutral(self) -> None:
         # rules/chang-cheng/two-player.yaml:69: phase neutral
-        if self.trace is not None:
-            self.trace.append("phases.neutral.start")
         if ((self.first_turn or self.neutral_singles == 0) or not self.neutral_spaces()):  # two-player.yaml:73
             self.next_phase = rt.END_TURN  # two-player.yaml:74
 

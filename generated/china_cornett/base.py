@@ -187,13 +187,13 @@ class ChinaCornettState(rt.State):
 
     # -- Phases -------------------------------------------------------------------------------
     def _enter_phase(self) -> None:
+        if self.trace is not None:  # (every phase's start is traced; only one that does something has a method)
+            self.trace.append(f"phases.{self.PHASES[self.phase]}.start")
         if self.phase == PHASE__TURN:
             self._start__turn()
 
     def _start__turn(self) -> None:
         # rules/china-cornett/base.yaml:159: phase turn
-        if self.trace is not None:
-            self.trace.append("phases.turn.start")
         self.turned = rt.held(())  # base.yaml:161
         if self.tablets:  # base.yaml:164
             self.roll = rt.throw(self.rng, self.tablets, FACES__TABLET)  # base.yaml:165

@@ -35,6 +35,20 @@ _ROLE_OF_SEAT: tuple[int, ...] = (0, 1, 2, 3, 4)
 
 
 # -- Boards ---------------------------------------------------------------------------------
+# the regions of the boards face_3_4, face_4_5, written once (rules/china-schacht/base.yaml:61)
+REGIONS__FACE_3_4: tuple[rt.RegionSpec, ...] = (
+    rt.RegionSpec('province', 'Chin', ('Chin1', 'Chin2', 'Chin3', 'Chin4', 'Chin5', 'Chin6')),
+    rt.RegionSpec('province', 'Shu', ('Shu1', 'Shu2', 'Shu3', 'Shu4', 'Shu5')),
+    rt.RegionSpec('province', 'Zhao', ('Zhao1', 'Zhao2', 'Zhao3', 'Zhao4', 'Zhao5', 'Zhao6')),
+    rt.RegionSpec('province', 'Wei', ('Wei1', 'Wei2', 'Wei3', 'Wei4', 'Wei5', 'Wei6', 'Wei7')),
+    rt.RegionSpec('province', 'Han', ('Han1', 'Han2', 'Han3', 'Han4', 'Han5')),
+    rt.RegionSpec('province', 'Chu', ('Chu1', 'Chu2', 'Chu3', 'Chu4', 'Chu5', 'Chu6', 'Chu7', 'Chu8')),
+    rt.RegionSpec('province', 'Yan', ('Yan1', 'Yan2', 'Yan3', 'Yan4', 'Yan5')),
+    rt.RegionSpec('province', 'Qi', ('Qi1', 'Qi2', 'Qi3', 'Qi4', 'Qi5')),
+    rt.RegionSpec('province', 'Lu', ('Lu1', 'Lu2', 'Lu3', 'Lu4', 'Lu5')),
+)
+
+
 def _board__face_3_4() -> rt.GraphBoard:
     # rules/china-schacht/base.yaml:61
     return rt.GraphBoard(
@@ -101,17 +115,7 @@ def _board__face_3_4() -> rt.GraphBoard:
             ('Lu2', 'Lu1'),
         ),
         ('province',),
-        (
-            rt.RegionSpec('province', 'Chin', ('Chin1', 'Chin2', 'Chin3', 'Chin4', 'Chin5', 'Chin6')),
-            rt.RegionSpec('province', 'Shu', ('Shu1', 'Shu2', 'Shu3', 'Shu4', 'Shu5')),
-            rt.RegionSpec('province', 'Zhao', ('Zhao1', 'Zhao2', 'Zhao3', 'Zhao4', 'Zhao5', 'Zhao6')),
-            rt.RegionSpec('province', 'Wei', ('Wei1', 'Wei2', 'Wei3', 'Wei4', 'Wei5', 'Wei6', 'Wei7')),
-            rt.RegionSpec('province', 'Han', ('Han1', 'Han2', 'Han3', 'Han4', 'Han5')),
-            rt.RegionSpec('province', 'Chu', ('Chu1', 'Chu2', 'Chu3', 'Chu4', 'Chu5', 'Chu6', 'Chu7', 'Chu8')),
-            rt.RegionSpec('province', 'Yan', ('Yan1', 'Yan2', 'Yan3', 'Yan4', 'Yan5')),
-            rt.RegionSpec('province', 'Qi', ('Qi1', 'Qi2', 'Qi3', 'Qi4', 'Qi5')),
-            rt.RegionSpec('province', 'Lu', ('Lu1', 'Lu2', 'Lu3', 'Lu4', 'Lu5')),
-        ),
+        REGIONS__FACE_3_4,
         (('Chin', 'Zhao'), ('Zhao', 'Wei'), ('Wei', 'Chin'), ('Chin', 'Shu'), ('Chin', 'Han'), ('Wei', 'Han'), ('Zhao', 'Yan'), ('Zhao', 'Qi'), ('Yan', 'Qi'), ('Wei', 'Qi'), ('Wei', 'Lu'), ('Qi', 'Lu'), ('Han', 'Chu'), ('Shu', 'Chu'), ('Lu', 'Chu')),
         ((1, 2, 3, 4, 2, 0, 4, 1, 3),),
     )
@@ -183,17 +187,7 @@ def _board__face_4_5() -> rt.GraphBoard:
             ('Lu5', 'Lu4'),
         ),
         ('province',),
-        (
-            rt.RegionSpec('province', 'Chin', ('Chin1', 'Chin2', 'Chin3', 'Chin4', 'Chin5', 'Chin6')),
-            rt.RegionSpec('province', 'Shu', ('Shu1', 'Shu2', 'Shu3', 'Shu4', 'Shu5')),
-            rt.RegionSpec('province', 'Zhao', ('Zhao1', 'Zhao2', 'Zhao3', 'Zhao4', 'Zhao5', 'Zhao6')),
-            rt.RegionSpec('province', 'Wei', ('Wei1', 'Wei2', 'Wei3', 'Wei4', 'Wei5', 'Wei6', 'Wei7')),
-            rt.RegionSpec('province', 'Han', ('Han1', 'Han2', 'Han3', 'Han4', 'Han5')),
-            rt.RegionSpec('province', 'Chu', ('Chu1', 'Chu2', 'Chu3', 'Chu4', 'Chu5', 'Chu6', 'Chu7', 'Chu8')),
-            rt.RegionSpec('province', 'Yan', ('Yan1', 'Yan2', 'Yan3', 'Yan4', 'Yan5')),
-            rt.RegionSpec('province', 'Qi', ('Qi1', 'Qi2', 'Qi3', 'Qi4', 'Qi5')),
-            rt.RegionSpec('province', 'Lu', ('Lu1', 'Lu2', 'Lu3', 'Lu4', 'Lu5')),
-        ),
+        REGIONS__FACE_3_4,
         (('Chin', 'Zhao'), ('Zhao', 'Wei'), ('Wei', 'Chin'), ('Chin', 'Shu'), ('Chin', 'Han'), ('Wei', 'Han'), ('Zhao', 'Yan'), ('Zhao', 'Qi'), ('Yan', 'Qi'), ('Wei', 'Qi'), ('Wei', 'Lu'), ('Qi', 'Lu'), ('Han', 'Chu'), ('Shu', 'Chu'), ('Lu', 'Chu')),
         ((1, 2, 3, 4, 2, 0, 4, 1, 3),),
     )
@@ -365,30 +359,8 @@ class ChinaSchachtState(rt.State):
 
     # -- Phases -------------------------------------------------------------------------------
     def _enter_phase(self) -> None:
-        if self.phase == PHASE__TURN:
-            self._start__turn()
-        elif self.phase == PHASE__SECOND:
-            self._start__second()
-        elif self.phase == PHASE__REFILL:
-            self._start__refill()
-
-    def _start__turn(self) -> None:
-        # rules/china-schacht/base.yaml:360: phase turn
-        if self.trace is not None:
-            self.trace.append("phases.turn.start")
-        pass
-
-    def _start__second(self) -> None:
-        # rules/china-schacht/base.yaml:363: phase second
-        if self.trace is not None:
-            self.trace.append("phases.second.start")
-        pass
-
-    def _start__refill(self) -> None:
-        # rules/china-schacht/base.yaml:366: phase refill
-        if self.trace is not None:
-            self.trace.append("phases.refill.start")
-        pass
+        if self.trace is not None:  # (every phase's start is traced; only one that does something has a method)
+            self.trace.append(f"phases.{self.PHASES[self.phase]}.start")
 
     def _actor(self) -> int:
         """The seat that decides now: the one whose turn it is, unless the phase says."""

@@ -77,22 +77,6 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtFortificationsState)
         super()._prepare()
         self.place_bonus_tiles()  # bonus-tiles.yaml:50
 
-    def _enter_phase(self) -> None:
-        if self.phase == PHASE__TURN:
-            self._start__turn()
-        elif self.phase == PHASE__SECOND:
-            self._start__second()
-        elif self.phase == PHASE__REFILL:
-            self._start__refill()
-        elif self.phase == PHASE__FIRST_PALACE:
-            self._start__first_palace()
-
-    def _start__first_palace(self) -> None:
-        # rules/china-schacht/bonus-tiles.yaml:73: phase first_palace
-        if self.trace is not None:
-            self.trace.append("phases.first_palace.start")
-        pass
-
     def _do(self, _action: rt.Action) -> None:
         """A move (runtime/state.py `State._do`), written out for this rule set (pass `write_out_moves`)."""
         self._legal_cache = None

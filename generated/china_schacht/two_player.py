@@ -182,22 +182,6 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
                 if self._d__can_place is not None:  # two-player.yaml:142
                     self._d__can_place.pop((self.num_players + 0), None)  # two-player.yaml:142
 
-    def _enter_phase(self) -> None:
-        if self.phase == PHASE__TURN:
-            self._start__turn()
-        elif self.phase == PHASE__SECOND:
-            self._start__second()
-        elif self.phase == PHASE__REFILL:
-            self._start__refill()
-        elif self.phase == PHASE__EMPEROR:
-            self._start__emperor()
-
-    def _start__emperor(self) -> None:
-        # rules/china-schacht/two-player.yaml:147: phase emperor
-        if self.trace is not None:
-            self.trace.append("phases.emperor.start")
-        pass
-
     def _do(self, _action: rt.Action) -> None:
         """A move (runtime/state.py `State._do`), written out for this rule set (pass `write_out_moves`)."""
         self._legal_cache = None

@@ -257,54 +257,8 @@ class MandarinState(rt.State):
     def _enter_phase(self) -> None:
         # a new phase or turn: the kept values that read the seat to act are stale
         self._d__bidders = None
-        if self.phase == PHASE__TURN:
-            self._start__turn()
-        elif self.phase == PHASE__REFUNDING:
-            self._start__refunding()
-        elif self.phase == PHASE__DISPENSE:
-            self._start__dispense()
-        elif self.phase == PHASE__AUCTION:
-            self._start__auction()
-        elif self.phase == PHASE__TAKE:
-            self._start__take()
-        elif self.phase == PHASE__SEIZE:
-            self._start__seize()
-
-    def _start__turn(self) -> None:
-        # rules/mandarin/base.yaml:302: phase turn
-        if self.trace is not None:
-            self.trace.append("phases.turn.start")
-        pass
-
-    def _start__refunding(self) -> None:
-        # rules/mandarin/base.yaml:307: phase refunding
-        if self.trace is not None:
-            self.trace.append("phases.refunding.start")
-        pass
-
-    def _start__dispense(self) -> None:
-        # rules/mandarin/base.yaml:311: phase dispense
-        if self.trace is not None:
-            self.trace.append("phases.dispense.start")
-        pass
-
-    def _start__auction(self) -> None:
-        # rules/mandarin/base.yaml:314: phase auction
-        if self.trace is not None:
-            self.trace.append("phases.auction.start")
-        pass
-
-    def _start__take(self) -> None:
-        # rules/mandarin/base.yaml:319: phase take
-        if self.trace is not None:
-            self.trace.append("phases.take.start")
-        pass
-
-    def _start__seize(self) -> None:
-        # rules/mandarin/base.yaml:322: phase seize
-        if self.trace is not None:
-            self.trace.append("phases.seize.start")
-        pass
+        if self.trace is not None:  # (every phase's start is traced; only one that does something has a method)
+            self.trace.append(f"phases.{self.PHASES[self.phase]}.start")
 
     def _actor(self) -> int:
         """The seat that decides now: the one whose turn it is, unless the phase says."""

@@ -316,46 +316,8 @@ class YellowYangtzeState(rt.State):
 
     # -- Phases -------------------------------------------------------------------------------
     def _enter_phase(self) -> None:
-        if self.phase == PHASE__TURN:
-            self._start__turn()
-        elif self.phase == PHASE__RELOCATE:
-            self._start__relocate()
-        elif self.phase == PHASE__PAGODA_OFFER:
-            self._start__pagoda_offer()
-        elif self.phase == PHASE__MARKET_PICK:
-            self._start__market_pick()
-        elif self.phase == PHASE__PEASANT_CHAIN:
-            self._start__peasant_chain()
-
-    def _start__turn(self) -> None:
-        # rules/yellow-yangtze/base.yaml:671: phase turn
-        if self.trace is not None:
-            self.trace.append("phases.turn.start")
-        pass
-
-    def _start__relocate(self) -> None:
-        # rules/yellow-yangtze/base.yaml:674: phase relocate
-        if self.trace is not None:
-            self.trace.append("phases.relocate.start")
-        pass
-
-    def _start__pagoda_offer(self) -> None:
-        # rules/yellow-yangtze/base.yaml:676: phase pagoda_offer
-        if self.trace is not None:
-            self.trace.append("phases.pagoda_offer.start")
-        pass
-
-    def _start__market_pick(self) -> None:
-        # rules/yellow-yangtze/base.yaml:678: phase market_pick
-        if self.trace is not None:
-            self.trace.append("phases.market_pick.start")
-        pass
-
-    def _start__peasant_chain(self) -> None:
-        # rules/yellow-yangtze/base.yaml:680: phase peasant_chain
-        if self.trace is not None:
-            self.trace.append("phases.peasant_chain.start")
-        pass
+        if self.trace is not None:  # (every phase's start is traced; only one that does something has a method)
+            self.trace.append(f"phases.{self.PHASES[self.phase]}.start")
 
     def _actor(self) -> int:
         """The seat that decides now: the one whose turn it is, unless the phase says."""

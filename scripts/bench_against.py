@@ -52,7 +52,7 @@ def link_tree(tree: Path, into: Path) -> Path:
     return into
 
 
-def sides(doc: str, what: str, native: bool = False) -> tuple[argparse.Namespace, Path, Path]:
+def sides(doc: str, what: str, native: bool = False, committed: bool = False) -> tuple[argparse.Namespace, Path, Path]:
     """The arguments of a script that plays each rule set named in an older commit's tree and in
     this one, so many games a side (scripts/instructions_against.py, same_games_against.py), and
     the two trees' import paths, old first. `native`: the script takes `--native` too."""
@@ -64,6 +64,9 @@ def sides(doc: str, what: str, native: bool = False) -> tuple[argparse.Namespace
     if native:
         parser.add_argument("--native", action="store_true",
                             help="each tree's generated/ modules on its own native build")
+    if committed:
+        parser.add_argument("--committed", action="store_true",
+                            help="each tree's generated/ modules, interpreted, without the compiler in the process")
     args = parser.parse_args()
     return args, checkout(args.rev), link_tree(ROOT, ROOT / "build" / "against" / "this")
 

@@ -19,6 +19,11 @@ costs more than an instruction: measured on the bundled rule sets, the ratio is 
 CPU second to up to a third above it, and well below it for China (Cornett); docs/optimiser.md,
 "What is left"). Needs valgrind; slow (some fifty times slower than the games).
 
+`--committed` counts each tree's committed generated/ modules, interpreted, loaded without the compiler
+in the process (as `rulewright play` and `simulate` run them): the compiler leaves memory behind it, and
+what the games then allocate lands elsewhere; the same game code counted 15.10 million instructions a game
+(China (Schacht)) loaded so, and 15.29 compiled in the same process (2026-12-06).
+
 `--native` counts each tree's committed generated/ modules on that tree's own native build instead
 (built once per side, as scripts/bench_against.py --native does): the C code mypyc wrote is counted
 like the interpreter.
@@ -52,7 +57,7 @@ for n in range(games):
     result = play_game(game, count, derive_seed(0, n))
     assert not result.error, (ruleset, n, result.error)
 """
-# the same games of the tree's committed module, on its native build
+# the same games of the tree's committed module, on its native build (or interpreted: `--committed`)
 PLAY_NATIVE = """
 import sys
 from rulewright import load
@@ -60,7 +65,7 @@ from rulewright.match import play_game
 from rulewright.native import active_build
 from rulewright.runtime.rng import derive_seed
 ruleset, players, games = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-assert active_build() is not None, "not running on the native build"
+assert (active_build() is not None) == (sys.argv[4] == "1"), "not running on the build asked for"
 game = load(ruleset)
 count = players if players in game.info.players else game.info.players[0]
 game.new_state(count, 12345)
@@ -70,10 +75,15 @@ for n in range(games):
 """
 
 
-def instructions(path_entry: Path, ruleset: str, players: int, games: int, native: bool = False) -> int:
-    env = dict(native_env(path_entry, "1") if native else os.environ, PYTHONPATH=str(path_entry), PYTHONHASHSEED="0")
+def instructions(path_entry: Path, ruleset: str, players: int, games: int, native: bool = False,
+                 committed: bool = False) -> int:
+    """`committed`: the tree's committed generated/ module, loaded without the compiler (interpreted,
+    unless `native`); else the rules compiled in memory by the tree's compiler."""
+    modules = native or committed
+    env = dict(native_env(path_entry, "1" if native else "0") if modules else os.environ,
+               PYTHONPATH=str(path_entry), PYTHONHASHSEED="0")
     command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c",
-               PLAY_NATIVE if native else PLAY, ruleset, str(players), str(games)]
+               PLAY_NATIVE if modules else PLAY, ruleset, str(players), str(games), "1" if native else "0"]
     run = subprocess.run(command, capture_output=True, text=True, env=env, cwd=ROOT)
     found = re.search(r"Collected : (\d+)", run.stderr)
     if run.returncode != 0 or found is None:
@@ -81,22 +91,22 @@ def instructions(path_entry: Path, ruleset: str, players: int, games: int, nativ
     return int(found.group(1))
 
 
-def per_game(path_entry: Path, ruleset: str, players: int, games: int, native: bool) -> float:
-    played = instructions(path_entry, ruleset, players, games, native)
-    return (played - instructions(path_entry, ruleset, players, 0, native)) / games
+def per_game(path_entry: Path, ruleset: str, players: int, games: int, native: bool, committed: bool) -> float:
+    played = instructions(path_entry, ruleset, players, games, native, committed)
+    return (played - instructions(path_entry, ruleset, players, 0, native, committed)) / games
 
 
 def main() -> None:
-    args, old_path, new_path = sides(__doc__, "measure", native=True)
+    args, old_path, new_path = sides(__doc__, "measure", native=True, committed=True)
     if args.native:
         for path in (old_path, new_path):
             build_native(path)
     print(f"millions of instructions per game (callgrind, {args.games} random games, {args.players} players, "
-          f"{'native' if args.native else 'interpreted'})")
+          f"{'native' if args.native else 'committed modules, interpreted' if args.committed else 'interpreted'})")
     print(f"{'rule set':40} {'old':>9} {'new':>9} {'old/new':>8}")
     for ruleset in args.rulesets:
-        old = per_game(old_path, ruleset, args.players, args.games, args.native)
-        new = per_game(new_path, ruleset, args.players, args.games, args.native)
+        old = per_game(old_path, ruleset, args.players, args.games, args.native, args.committed)
+        new = per_game(new_path, ruleset, args.players, args.games, args.native, args.committed)
         print(f"{ruleset:40} {old / 1e6:9.2f} {new / 1e6:9.2f} {old / new:7.2f}x", flush=True)
 
 

@@ -458,34 +458,20 @@ def test_types_table_is_what_the_checker_accepts() -> None:
         assert {w for w in candidates if accepted(w, tmp)} - listed == set(), "types the table does not list"
 
 
-def test_checkers_table_is_its_modules() -> None:
-    """docs/compiler.md's table of the checker's stages lists every module of compiler/check/,
-    and no other."""
+@pytest.mark.parametrize(("folder", "header"), [("check", "| module | stage | what it does |"),
+                                               ("build", "| module | what it reads |")])
+def test_a_stages_table_is_its_modules(folder: str, header: str) -> None:
+    """docs/compiler.md's table of the checker's stages (compiler/check/) and of the builder's
+    modules (compiler/build/) each list every module of that folder, and no other."""
     lines = (ROOT / "docs" / "compiler.md").read_text(encoding="utf-8").split("\n")
-    header = "| module | stage | what it does |"
-    assert header in lines, "docs/compiler.md has no table of the checker's modules"
+    assert header in lines, f"docs/compiler.md has no table of compiler/{folder}/'s modules"
     rows = []
     for line in lines[lines.index(header) + 2:]:
         if not line.startswith("|"):
             break
         rows.append(line)
     listed = {m for row in rows for m in re.findall(r"`([a-z_]+\.py)`", cells(row)[0])}
-    assert listed == {p.name for p in (ROOT / "compiler" / "check").glob("*.py")}
-
-
-def test_builders_table_is_its_modules() -> None:
-    """docs/compiler.md's table of the builder's modules lists every module of compiler/build/,
-    and no other."""
-    lines = (ROOT / "docs" / "compiler.md").read_text(encoding="utf-8").split("\n")
-    header = "| module | what it reads |"
-    assert header in lines, "docs/compiler.md has no table of the builder's modules"
-    rows = []
-    for line in lines[lines.index(header) + 2:]:
-        if not line.startswith("|"):
-            break
-        rows.append(line)
-    listed = {m for row in rows for m in re.findall(r"`([a-z_]+\.py)`", cells(row)[0])}
-    assert listed == {p.name for p in (ROOT / "compiler" / "build").glob("*.py")}
+    assert listed == {p.name for p in (ROOT / "compiler" / folder).glob("*.py")}
 
 
 def test_every_module_of_the_compiler_is_named_in_its_docs() -> None:

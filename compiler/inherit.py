@@ -61,7 +61,7 @@ from jinja2 import meta, nodes
 from ..core.source import SourceSpan
 from .codegen import _ENV, _docstring, render_blocks
 from .lowered import Program
-from .pyir import Attribute, Call, Code, Name, Return, Stmt, inner_blocks
+from .pyir import Attribute, Call, Name, Return, Stmt, inner_blocks
 
 # The members of the class, in the template's order, each a block of game.py.j2. Those rendered
 # from one item of a list each: block -> (the template's name of the list, the item's key, the
@@ -125,20 +125,16 @@ _WORD = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
 
 
 def _names(value: object) -> set[str]:
-    """The names written in what a member is laid out from: each `Name` of the lowered IR (compiler/pyir.py),
-    and every word of a piece still held as text (a `pyir.Code` leaf, a string the code generator
-    gives: a phase's constant, a table's code). A word of prose (a docstring) is a name too: more
-    names only make `derive` give up sooner."""
+    """The names written in what a member is laid out from: every word of every string in it, the
+    nodes of the lowered IR (compiler/pyir.py) walked field by field (a `Name`'s id, a `pyir.Code`
+    leaf's text) as much as a string the code generator gives (a phase's constant, a table's code).
+    A word of prose (a docstring) is a name too: more names only make `derive` give up sooner."""
     out: set[str] = set()
     todo = [value]
     while todo:
         x = todo.pop()
         if isinstance(x, str):
             out.update(_WORD.findall(x))
-        elif isinstance(x, Name):
-            out.add(x.id)
-        elif isinstance(x, Code):
-            out.update(_WORD.findall(x.text))
         elif isinstance(x, dict):
             todo.extend(x.values())
         elif isinstance(x, list | tuple | set | frozenset):

@@ -47,7 +47,6 @@ checks it writes are those of the value, which the loops do alike.
 
 from __future__ import annotations
 
-import keyword
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
@@ -297,11 +296,11 @@ def written_out(value: pyir.Expr, params: set[str], span: SourceSpan) -> tuple[l
 
 def _free(node: pyir.Expr, bound: frozenset[str]) -> set[str] | None:
     """The names `node` reads that no comprehension inside it binds (its own variables are its
-    own); of text (`Code`), every name it may read (`_names`)."""
+    own); None for text (a `Code` leaf, which lowering no longer builds): not known."""
     if isinstance(node, Name):
         return set() if node.id in bound else {node.id}
-    if isinstance(node, pyir.Code):  # (text a pass wrote: every name in it, less attributes and words of Python)
-        return {name for name in _names(node.text) if name not in bound}
+    if isinstance(node, pyir.Code):
+        return None
     out: set[str] = set()
     if isinstance(node, pyir.GeneratorExp | pyir.ListComp | pyir.SetComp | pyir.DictComp):
         inner = bound
@@ -318,27 +317,6 @@ def _free(node: pyir.Expr, bound: frozenset[str]) -> set[str] | None:
         if part is None:
             return None
         out |= part
-    return out
-
-
-def _names(code: str) -> set[str]:
-    """The names code written as text reads: each identifier outside a string that does not follow a
-    `.` and is not a keyword (at least every name it reads: a comprehension's own are among them)."""
-    out: set[str] = set()
-    word, quote, after_dot = "", "", False
-    for ch in code + " ":
-        if quote:
-            quote = "" if ch == quote else quote
-            continue
-        if ch.isalnum() or ch == "_":
-            word += ch
-            continue
-        if word and not word[0].isdigit() and not after_dot and not keyword.iskeyword(word):
-            out.add(word)
-        if word or not ch.isspace():
-            after_dot = ch == "."
-        word = ""
-        quote = ch if ch in "'\"" else ""
     return out
 
 

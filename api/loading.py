@@ -146,14 +146,14 @@ def load_rules(path: str | os.PathLike[str], passes: frozenset[str] | None = Non
     from pathlib import Path
 
     from .compiler.driver import compile_file
-    from .compiler.passes import ALL, RENAMED, current
+    from .compiler.passes import ALL, current, renamed_note
     from .runtime.errors import BadSetup
 
     path = Path(path)
     if not path.is_file():
         raise BadSetup(f"no such rule file: {path}")
-    for old in sorted((passes or frozenset()) & RENAMED.keys()):
-        warnings.warn(f"pass `{old}` is called `{RENAMED[old]}` now", stacklevel=2)
+    for note in filter(None, map(renamed_note, sorted(passes or ()))):
+        warnings.warn(note, stacklevel=2)
     compiled = compile_file(path, ALL if passes is None else frozenset(map(current, passes)))
     key = (str(path.resolve()), compiled.source)
     if key not in _compiled_rules:

@@ -188,10 +188,10 @@ class PassName(click.types.StringParamType):
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         from ..compiler import passes as passes_module
 
-        new = passes_module.RENAMED.get(value) if isinstance(value, str) else None
-        if new is not None:
-            click.echo(f"rulewright: note: pass `{value}` is called `{new}` now", err=True)
-            value = new
+        note = passes_module.renamed_note(value) if isinstance(value, str) else None
+        if note is not None:
+            click.echo(f"rulewright: note: {note}", err=True)
+            value = passes_module.current(value)
         return self.choice.convert(value, param, ctx)
 
 

@@ -211,6 +211,12 @@ def current(name: str) -> str:
     return RENAMED.get(name, name)
 
 
+def renamed_note(name: str) -> str | None:
+    """What to tell whoever named a pass by a name it had before (`RENAMED`); None for any other name."""
+    new = RENAMED.get(name)
+    return None if new is None else f"pass `{name}` is called `{new}` now"
+
+
 @dataclass(frozen=True, slots=True)
 class Stage:
     """One pass as the pipeline ran it: the program it was given, and what it gave."""

@@ -170,9 +170,33 @@ class Tell:
 
 
 @dataclass(frozen=True, slots=True)
+class Break:
+    """`break`: the innermost `for` or `while` around it stops here."""
+
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class Continue:
+    """`continue`: the innermost `for` or `while` around it goes on with its next round."""
+
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
 class For:
     var: str
     domain: Expr
+    body: tuple[Stmt, ...]
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class While:
+    """`while test:` and its body, run again as long as the test holds (each round charged to
+    the move's budget: runtime/limits.py)."""
+
+    test: Expr
     body: tuple[Stmt, ...]
     span: SourceSpan
 
@@ -197,7 +221,7 @@ class Ask:
     secret: bool = False  # `ask p to choose secretly ...`: the others read the choice's name alone
 
 
-Stmt = Assign | Let | CallStmt | Goto | EndTurn | Pass | Tell | For | If | Ask
+Stmt = Assign | Let | CallStmt | Goto | EndTurn | Pass | Tell | For | If | Ask | While | Break | Continue
 
 
 # Headers are what a YAML block key parses to, before the block is assembled.
@@ -216,6 +240,12 @@ class IfHeader:
 
 
 @dataclass(frozen=True, slots=True)
+class WhileHeader:
+    test: Expr
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
 class AskHeader:
     seat: Expr
     var: str
@@ -224,4 +254,4 @@ class AskHeader:
     secret: bool = False
 
 
-Header = ForHeader | IfHeader | AskHeader
+Header = ForHeader | IfHeader | AskHeader | WhileHeader

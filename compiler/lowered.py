@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from ..core.source import SourceSpan
-from .pyir import Block, Constant, Expr, For, If, Return, Stmt
+from .pyir import Block, Constant, Expr, For, If, Return, Stmt, While
 from .typed import BoardTable
 
 
@@ -212,7 +212,7 @@ def each_statement(body: Block, rewrite: Callable[[Stmt], Stmt]) -> Block:
     """`body` with each of its statements, nested ones first, rewritten by `rewrite`."""
     out: list[Stmt] = []
     for s in body:
-        if isinstance(s, For):
+        if isinstance(s, For | While):
             s = replace(s, body=each_statement(s.body, rewrite))
         elif isinstance(s, If):
             s = replace(s, body=each_statement(s.body, rewrite), orelse=each_statement(s.orelse, rewrite),

@@ -330,6 +330,12 @@ class _Builder(Transformer[Token, Any]):
     def pass_(self, meta: Meta, c: list[Any]) -> ast.Pass:
         return ast.Pass(self._s(meta))
 
+    def break_(self, meta: Meta, c: list[Any]) -> ast.Break:
+        return ast.Break(self._s(meta))
+
+    def continue_(self, meta: Meta, c: list[Any]) -> ast.Continue:
+        return ast.Continue(self._s(meta))
+
     def tell(self, meta: Meta, c: list[Token]) -> ast.Tell:
         """`tell "..."`: its text cut into literal parts and the expressions between braces, each
         parsed where it stands in the rule file (a move's `text:` names its choices alike)."""
@@ -365,6 +371,9 @@ class _Builder(Transformer[Token, Any]):
 
     def if_header(self, meta: Meta, c: list[Any]) -> ast.IfHeader:
         return ast.IfHeader("if", c[0], self._s(meta))
+
+    def while_header(self, meta: Meta, c: list[Any]) -> ast.WhileHeader:
+        return ast.WhileHeader(c[0], self._s(meta))
 
     def elif_header(self, meta: Meta, c: list[Any]) -> ast.IfHeader:
         return ast.IfHeader("elif", c[0], self._s(meta))

@@ -49,7 +49,7 @@ from .driver import build
 from .lower import lower
 from .lowered import Program
 from .passes import optimise, transform
-from .pyir import AugAssign, Call, Constant, Expr, For, If, Name, Stmt, Subscript, does_something
+from .pyir import AugAssign, Call, Constant, Expr, For, If, Name, Stmt, Subscript, While, does_something
 
 OUTCOMES: dict[str, tuple[str, ...]] = {
     "action": ("listed", "taken"),
@@ -203,12 +203,12 @@ class Probes:
         rule = self.rule_of.get(s, "?")
         if isinstance(s, t.If):
             return self._if(s, lines, rule)
-        if isinstance(s, t.For | t.Ask):
-            heads = [i for i, stmt in enumerate(lines) if isinstance(stmt, For)]
+        if isinstance(s, t.For | t.Ask | t.While):
+            heads = [i for i, stmt in enumerate(lines) if isinstance(stmt, For | While)]
             if not heads:
                 raise AssertionError(f"coverage build: no loop in the statements of {s.span}")
             head = lines[heads[-1]]
-            assert isinstance(head, For)
+            assert isinstance(head, For | While)
             c = self.add(("body", self.node(s)), "effect", rule, f"body of {self.text_at(s.span)}", s.span)
             return [*lines[:heads[-1]], replace(head, body=(_hit(c), *head.body)), *lines[heads[-1] + 1:]]
         return lines

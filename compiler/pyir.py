@@ -330,6 +330,22 @@ class Break:
 
 
 @dataclass(frozen=True, slots=True)
+class Continue:
+    span: SourceSpan | None = None
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class While:
+    """`while test:` (a rule's `while`: its test charges each round to the move's budget)."""
+
+    test: Expr
+    body: Block
+    span: SourceSpan | None = None
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Comment:
     """A line of its own that only says something (`# ...`): where a procedure written out began."""
 
@@ -373,7 +389,7 @@ class If:
     else_note: str = ""
 
 
-Stmt = Assign | AugAssign | ExprStmt | Return | Pass | Break | Comment | For | If
+Stmt = Assign | AugAssign | ExprStmt | Return | Pass | Break | Continue | Comment | For | If | While
 Block = tuple[Stmt, ...]
 
 
@@ -455,7 +471,7 @@ def spanned(stmts: Block, span: SourceSpan | None) -> Block:
     """`stmts` with every line of theirs (nested ones, `elif` and `else` lines too) told by `span`."""
     out: list[Stmt] = []
     for s in stmts:
-        if isinstance(s, For):
+        if isinstance(s, For | While):
             s = replace(s, body=spanned(s.body, span))
         elif isinstance(s, If):
             s = replace(s, body=spanned(s.body, span), orelse=spanned(s.orelse, span), else_span=span if s.orelse
@@ -471,8 +487,8 @@ def does_something(body: Block) -> bool:
 
 
 def inner_blocks(s: Stmt) -> tuple[Block, ...]:
-    """The blocks a statement holds: a `for`'s body; an `if`'s body, each `elif`'s and its `else`."""
-    if isinstance(s, For):
+    """The blocks a statement holds: a `for`'s or `while`'s body; an `if`'s body, each `elif`'s and its `else`."""
+    if isinstance(s, For | While):
         return (s.body,)
     if isinstance(s, If):
         return (s.body, *(e.body for e in s.elifs), s.orelse)

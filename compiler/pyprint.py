@@ -27,6 +27,7 @@ from .pyir import (
     Compare,
     Comprehension,
     Constant,
+    Continue,
     Dict,
     DictComp,
     Expr,
@@ -50,6 +51,7 @@ from .pyir import (
     Subscript,
     Tuple,
     UnaryOp,
+    While,
     Yield,
 )
 
@@ -106,6 +108,11 @@ def _lines(body: Block, depth: int) -> Iterator[tuple[int, str, SourceSpan | Non
                 yield depth, "pass", s.span, s.note
             case Break():
                 yield depth, "break", s.span, s.note
+            case Continue():
+                yield depth, "continue", s.span, s.note
+            case While():
+                yield depth, f"while {text(s.test)}:", s.span, s.note
+                yield from _lines(s.body, depth + 1)
             case Comment():
                 yield depth, f"# {s.text}", s.span, s.note
             case For():

@@ -386,6 +386,31 @@ class For:
 
 
 @dataclass(frozen=True, slots=True)
+class While:
+    """`while test:` its body, again while the test holds. It cannot be proven to end: each round
+    (its test and its body) is charged to the move's budget as it runs (runtime/limits.py)."""
+
+    test: Expr
+    body: tuple[Stmt, ...]
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class Break:
+    """`break`: the innermost `for` or `while` around it stops (never across an `ask`: the checker
+    refuses one there)."""
+
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class Continue:
+    """`continue`: the innermost `for` or `while` around it goes on with its next round."""
+
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
 class If:
     branches: tuple[tuple[Expr, tuple[Stmt, ...]], ...]
     orelse: tuple[Stmt, ...]
@@ -404,7 +429,7 @@ class Ask:
     span: SourceSpan
 
 
-Stmt = Let | Assign | CallEffect | Goto | EndTurn | Pass | Tell | For | If | Ask
+Stmt = Let | Assign | CallEffect | Goto | EndTurn | Pass | Tell | For | If | Ask | While | Break | Continue
 
 
 # -- the rules ----------------------------------------------------------------------------------
@@ -847,7 +872,7 @@ def statements(stmts: Iterable[Stmt]) -> Iterator[Stmt]:
     while todo:
         s = todo.pop()
         yield s
-        if isinstance(s, For | Ask):
+        if isinstance(s, For | Ask | While):
             todo.extend(reversed(s.body))
         elif isinstance(s, If):
             todo.extend(reversed(s.orelse))
@@ -870,9 +895,11 @@ def statement_expressions(s: Stmt) -> tuple[Expr, ...]:
             return (s.domain,)
         case If():
             return tuple(test for test, _ in s.branches)
+        case While():
+            return (s.test,)
         case Ask():
             return (s.seat, s.domain)
-        case Goto() | EndTurn() | Pass():
+        case Goto() | EndTurn() | Pass() | Break() | Continue():
             return ()
     raise AssertionError(s)
 

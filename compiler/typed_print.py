@@ -195,6 +195,12 @@ def _stmt(s: t.Stmt, indent: int) -> list[str]:
         case t.For(var=var, domain=domain, body=body, joins_rounds=joins_rounds):
             rounds = "  <the rounds' joins made at once>" if joins_rounds else ""
             return [f"{pad}for {local(var)} in {expr(domain)}:{rounds}", *block(body, indent + 1)]
+        case t.While(test=test, body=body):
+            return [f"{pad}while {expr(test)}:  <each round charged>", *block(body, indent + 1)]
+        case t.Break():
+            return [f"{pad}break"]
+        case t.Continue():
+            return [f"{pad}continue"]
         case t.Ask(seat=seat, var=var, domain=domain, body=body):
             return [f"{pad}ask {expr(seat)} to choose {local(var)} in {expr(domain)}:", *block(body, indent + 1)]
         case t.If(branches=branches, orelse=orelse):

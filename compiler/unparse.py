@@ -45,10 +45,12 @@ INDENT = "  "
 def unparse(node: ast.Expr | ast.Stmt | ast.Header | ast.Target | ast.Keyword) -> str:
     """The canonical DSL text of one node (a block statement spans several lines)."""
     if isinstance(node, (ast.Assign, ast.Let, ast.CallStmt, ast.Goto, ast.EndTurn, ast.Pass, ast.Tell, ast.For, ast.If,
-                         ast.Ask)):
+                         ast.Ask, ast.While, ast.Break, ast.Continue)):
         return "\n".join(_stmt(node, 0))
     if isinstance(node, ast.ForHeader):
         return f"for {node.var} in {_expr(node.domain, _COND)}"
+    if isinstance(node, ast.WhileHeader):
+        return f"while {_expr(node.test, _COND)}"
     if isinstance(node, ast.AskHeader):
         return (f"ask {_expr(node.seat, _COND)} to choose {'secretly ' if node.secret else ''}{node.var} in "
                 f"{_expr(node.domain, _COND)}")
@@ -149,6 +151,12 @@ def _stmt(node: ast.Stmt, indent: int) -> list[str]:
             return [f"{pad}end_turn"]
         case ast.Pass():
             return [f"{pad}pass"]
+        case ast.Break():
+            return [f"{pad}break"]
+        case ast.Continue():
+            return [f"{pad}continue"]
+        case ast.While(test=test, body=body):
+            return [f"{pad}while {_expr(test, _COND)}:", *_body(body, indent + 1)]
         case ast.Tell(parts=parts):
             text = "".join(p if isinstance(p, str) else "{" + _expr(p, _COND) + "}" for p in parts)
             return [f'{pad}tell "{text}"' if '"' not in text else f"{pad}tell '{text}'"]

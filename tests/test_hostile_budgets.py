@@ -39,6 +39,7 @@ def number(n: str) -> str:
 EXPECTED = {
     "choice-range": ('n: "range(0, 1000000000000)"', items("1,000,000,000,000")),
     "effect-loop": ("- for k in range(0, 1000000000000):", items("1,000,000,000,000")),
+    "while-true": ("- while true:", STEPS),  # (no bound proven: each round charged as it runs)
     "nested-loops": ("- for j in range(0, 50000):", STEPS),
     "nested-choices": ('a: "range(0, 1000)"', STEPS),
     "many-actions": ("  play:", "160,000 legal actions, more than the limit of 100,000 for one decision"),

@@ -167,7 +167,8 @@ class Reader:
         return result  # type: ignore[return-value]
 
     def block(self, node: YNode | None, what: str, depth: int = 0) -> tuple[ast.Stmt, ...]:
-        """A list of effects; `for ...` / `if ...` / `elif` / `else` / `ask ...` keys open nested blocks."""
+        """A list of effects; `for ...` / `while ...` / `if ...` / `elif` / `else` / `ask ...` keys open
+        nested blocks."""
         if node is None:
             return ()
         if isinstance(node, YScalar) and isinstance(node.value, str):
@@ -180,7 +181,8 @@ class Reader:
             if isinstance(item, YMap):
                 if len(item.items) != 1:
                     self.error(item.span,
-                               "a block is one `for ...`, `if ...`, `elif ...`, `else` or `ask ...` key with a list")
+                               "a block is one `for ...`, `while ...`, `if ...`, `elif ...`, `else` or `ask ...` key "
+                               "with a list")
                     continue
                 key, body_node = item.items[0]
                 if depth >= _MAX_BLOCK_DEPTH:
@@ -193,6 +195,8 @@ class Reader:
                 body = self.block(body_node, what, depth + 1)
                 if isinstance(header, ast.ForHeader):
                     out.append(ast.For(header.var, header.domain, body, header.span))
+                elif isinstance(header, ast.WhileHeader):
+                    out.append(ast.While(header.test, body, header.span))
                 elif isinstance(header, ast.AskHeader):
                     out.append(ast.Ask(header.seat, header.var, header.domain, body, header.span, header.secret))
                 elif isinstance(header, ast.IfHeader):

@@ -34,6 +34,9 @@ class EffectTyper:
         self.gotos: list[tuple[str, SourceSpan]] = []
         self.asks: dict[str, tuple[Ty, SourceSpan]] = {}  # what each `ask ... to choose <name>` chooses
         self.secret_asks: set[str] = set()  # those asked `secretly`
+        # where a `break` or `continue` would stand: in a loop ("loop"), in an `ask` inside one
+        # ("ask": refused, the ask's wait is no loop to leave), in neither (None)
+        self.loop: str | None = None
 
     def effects(self, stmts: tuple[ast.Stmt, ...], params: tuple[ir.Param, ...] = (),
                 ) -> tuple[tuple[Symbol, ...], tuple[t.Stmt, ...]]:
@@ -41,6 +44,7 @@ class EffectTyper:
         procedure's body), with the parameters bound first."""
         x = self.exprs
         x.scopes, x.context = [{}], "effect"
+        self.loop = None  # (a procedure's body is not inside the loop that calls it)
         bound = tuple(x.bind(p.name, p.type, p.span) for p in params)
         block = self.block(stmts)
         # each `let x = []` is annotated with the type the assignments after it give
@@ -83,9 +87,14 @@ class EffectTyper:
                 elem = x.element(domain.ty, s.domain.span)
                 x.scopes.append({})
                 var = x.bind(s.var, elem, s.span, item=True)
-                body = self.block(s.body)
+                body = self.loop_body(s.body)
                 x.scopes.pop()
                 return t.For(var, domain, body, s.span)
+            case ast.While():
+                test = x.test(s.test)
+                return t.While(test, self.loop_body(s.body), s.span)
+            case ast.Break() | ast.Continue():
+                return self.leave(s)
             case ast.If():
                 branches = tuple((x.test(test), self.block(branch)) for test, branch in s.branches)
                 return t.If(branches, self.block(s.orelse) if s.orelse else (), s.span)
@@ -93,6 +102,30 @@ class EffectTyper:
                 return self.ask(s)
             case _:
                 assert_never(s)
+
+    def loop_body(self, stmts: tuple[ast.Stmt, ...]) -> tuple[t.Stmt, ...]:
+        """The body of a `for` or a `while`: a `break` or `continue` in it is this loop's."""
+        outer, self.loop = self.loop, "loop"
+        try:
+            return self.block(stmts)
+        finally:
+            self.loop = outer
+
+    def leave(self, s: ast.Break | ast.Continue) -> t.Stmt:
+        """`break` or `continue`: only inside a `for` or `while` (the innermost), not across an `ask`."""
+        word = "break" if isinstance(s, ast.Break) else "continue"
+        if self.loop is None:
+            does = "stops" if word == "break" else "goes on with the next round of"
+            self.exprs.error(s.span, f"`{word}` outside a loop",
+                             f"`{word}` {does} the innermost `for ...:` or `while ...:` block around it "
+                             "(a procedure's body is not inside the loop that calls it)")
+            return t.Pass(s.span)
+        if self.loop == "ask":
+            self.exprs.error(s.span, f"`{word}` inside an `ask` block cannot leave the loop around it",
+                             "set a value in the ask's block and test it after the block: "
+                             f"`if done: {word}`")
+            return t.Pass(s.span)
+        return t.Break(s.span) if word == "break" else t.Continue(s.span)
 
     def ask(self, s: ast.Ask) -> t.Stmt:
         """`ask seat to choose var in domain:`: the seat decides among the domain's items."""
@@ -115,7 +148,11 @@ class EffectTyper:
                 self.secret_asks.add(s.var)
         x.scopes.append({})
         var = x.bind(s.var, elem, s.span, item=True)
-        body = self.block(s.body)
+        outer, self.loop = self.loop, None if self.loop is None else "ask"
+        try:
+            body = self.block(s.body)
+        finally:
+            self.loop = outer
         x.scopes.pop()
         return t.Ask(seat, var, domain, body, s.span)
 
@@ -225,7 +262,7 @@ def annotate_lets(stmts: tuple[t.Stmt, ...], let_types: dict[Symbol, Ty]) -> lis
         match s:
             case t.Let() if s.var in let_types:
                 s = replace(s, annotation=let_types[s.var])
-            case t.For() | t.Ask():
+            case t.For() | t.Ask() | t.While():
                 s = replace(s, body=tuple(annotate_lets(s.body, let_types)))
             case t.If():
                 s = replace(s, branches=tuple((test, tuple(annotate_lets(b, let_types))) for test, b in s.branches),

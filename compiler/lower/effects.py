@@ -37,7 +37,7 @@ from ..pyprint import text as code_of
 from ..typed import Symbol
 from ..types import ANY
 from . import expressions, limits, masks
-from .code import _annotation, _narrows, _typed
+from .code import _annotation, _narrows, _typed, operand
 from .expressions import set_items_joined
 
 if TYPE_CHECKING:
@@ -157,6 +157,12 @@ def stmt(lo: Lowerer, s: t.Stmt) -> list[Stmt]:
             head = For(pyir.Name(var), replace(walk, span=s.domain.span), body, s.span, note)
             joined = join_rounds_fused(lo, s, head)  # (pass `join_rounds`) at once
             return [head] if joined is None else joined
+        case t.While():
+            return [while_(lo, s)]
+        case t.Break():
+            return [pyir.Break(s.span)]
+        case t.Continue():
+            return [pyir.Continue(s.span)]
         case t.Ask():
             return statement(lo, lambda: ask(lo, s))
         case t.If():
@@ -178,6 +184,41 @@ def stmt(lo: Lowerer, s: t.Stmt) -> list[Stmt]:
             return [If(test_py, body, tuple(Elif(*e) for e in elifs), orelse, span, note)]
         case _:
             assert_never(s)
+
+
+def while_(lo: Lowerer, s: t.While) -> pyir.While:
+    """`while test:` no bound on its rounds can be proven, so each round charges what it may do
+    unchecked (its test, and its body's work not counted where it runs) before its test:
+    `while rt.spend(self, <work>, 'file:line') and <test>:`. A `while true:` ends with the
+    game error of the limits of a move, naming its rule line. Nothing is counted once before
+    the loop for the rounds (`statement`'s checks): the lists the test and the body walk may
+    change from one round to the next."""
+    outer = lo.prechecks
+    lo.prechecks = None
+    try:
+        take_notes(lo)
+        test = lo.node(s.test)
+        note = take_notes(lo)
+        lo.scopes.append(set())
+        body = tuple(block(lo, s.body))
+        lo.scopes.pop()
+    finally:
+        lo.prechecks = outer
+    per_round = sat(1 + lo.fact(s.test).cost + lo.block_cost)
+    limits.charged(lo)
+    lo.costs[s] = 1  # (its rounds pay as they run)
+    check = limits.spend(lo, per_round, s.span)
+    if isinstance(s.test, t.Bool) and s.test.value:
+        return pyir.While(replace(check, span=s.test.span), body, s.span, note)  # `while true:`
+    return pyir.While(pyir.BoolOp("and", (check, *_conjuncts(test)), s.test.span), body, s.span, note)
+
+
+def _conjuncts(test: pyir.Expr) -> list[pyir.Expr]:
+    """The operands of a test joined by `and` after the budget's charge (`spend and a and b and c`,
+    not `spend and ((a and b) and c)`); an operand that would not sit there bare, in parentheses."""
+    if isinstance(test, pyir.Paren) and isinstance(test.value, pyir.BoolOp) and test.value.op == "and":
+        return [part for value in test.value.values for part in _conjuncts(value)]
+    return [test if isinstance(test, pyir.Compare | pyir.UnaryOp) or operand(test) else pyir.Paren(test)]
 
 
 def let(lo: Lowerer, s: t.Let) -> list[Stmt]:

@@ -61,7 +61,7 @@ def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
         for s in t.statements(p.body):
             if total is None:
                 break
-            if isinstance(s, t.Let | t.For | t.Ask):
+            if isinstance(s, t.Let | t.For | t.Ask | t.While):
                 total = None
             elif isinstance(s, t.CallEffect):
                 inner = size(s.procedure)

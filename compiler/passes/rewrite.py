@@ -46,6 +46,8 @@ def map_program(program: t.TypedProgram, f: ExprFn) -> t.TypedProgram:
                 return replace(s, args=tuple(f(a) for a in s.args))
             case t.For():
                 return replace(s, domain=f(s.domain), body=block(s.body))
+            case t.While():
+                return replace(s, test=f(s.test), body=block(s.body))
             case t.If():
                 return replace(s, branches=tuple((f(test), block(b)) for test, b in s.branches), orelse=block(s.orelse))
             case t.Ask():
@@ -118,7 +120,7 @@ def map_statements(program: t.TypedProgram,
 
     def stmt(s: t.Stmt) -> t.Stmt:
         match s:
-            case t.For() | t.Ask():
+            case t.For() | t.Ask() | t.While():
                 body = block(s.body)
                 return s if body is s.body else replace(s, body=body)
             case t.If():
@@ -267,6 +269,8 @@ class Names:
                         self.taken.add(s.var.py)
                     case t.For() | t.Ask():
                         self.taken.add(s.var.py)
+                        block(s.body)
+                    case t.While():
                         block(s.body)
                     case t.If():
                         for _, b in s.branches:

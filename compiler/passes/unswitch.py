@@ -58,7 +58,7 @@ def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
                 return replace(s, domain=domain(s.domain), body=block(s.body))
             case t.If():
                 return replace(s, branches=tuple((test, block(b)) for test, b in s.branches), orelse=block(s.orelse))
-            case t.Ask():
+            case t.Ask() | t.While():
                 return replace(s, body=block(s.body))
         return s
 

@@ -1,0 +1,111 @@
+"""Loops that stop (docs/language.md "Effects"): `while`, `break` and `continue`, through every stage,
+on the test game tests/games/ring-capture.yaml; the budget of a `while true:` is in
+tests/test_hostile_budgets.py, the checker's refusals in tests/broken/ (`break_outside_loop`,
+`continue_in_ask`, `while_not_a_condition`)."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import rulewright
+from rulewright.compiler import ast, passes
+from rulewright.compiler import typed as t
+from rulewright.compiler.driver import analyse, compile_file
+from rulewright.compiler.parse import parse
+from rulewright.compiler.typed_print import program as printed
+from rulewright.compiler.unparse import unparse, unparse_block
+from rulewright.core.source import SourceSpan
+from rulewright.runtime.state import Game
+from tests.helpers.compiled import method, typed_file
+from tests.helpers.lockstep import play_in_lockstep
+
+GAME = Path(__file__).parent / "games" / "ring-capture.yaml"
+SPAN = SourceSpan("t.yaml", 1, 1, 1, 2)
+
+
+@cache
+def game(enabled: frozenset[str] = passes.ALL) -> Game:
+    return rulewright.load_rules(GAME, passes=enabled)
+
+
+def placed(state: Any) -> list[list[str]]:
+    return [sorted(state.observation(0)["fields"]["placed"][p], key=int) for p in range(state.num_players)]
+
+
+def test_a_while_walks_until_its_test_fails_and_a_break_leaves_the_inner_loop() -> None:
+    state: Any = game().new_state(players=2, seed=1)
+    for move in ("place 3", "place 2", "place 5", "place 4"):
+        state.apply(move)
+    assert placed(state) == [["3", "5"], ["2", "4"]] and list(state.taken) == [0, 0]
+    # from 1 the walk passes 2 (the other seat's) and stops at 3 (its own): 2 is taken
+    state.apply("place 1")
+    assert placed(state) == [["1", "3", "5"], ["4"]] and list(state.taken) == [1, 0]
+    # from 6 the walk stops at once (7 is empty): nothing is taken
+    state.apply("place 6")
+    assert placed(state) == [["1", "3", "5"], ["4", "6"]] and list(state.taken) == [1, 0]
+
+
+def test_continue_skips_a_round_and_break_ends_a_while_true() -> None:
+    state: Any = game().new_state(players=2, seed=1)
+    for move in ("place 2", "place 3", "place 5", "place 6"):
+        state.apply(move)
+    assert "sweep" in [str(a) for a in state.legal_actions()]
+    state.apply("sweep")  # from spot 1 on: 2 and 3 held (skipped), 4 empty, 5 and 6 held, 7 empty: two found
+    assert state.swept == 2
+
+
+def test_random_games_play_the_same_optimised_and_not() -> None:
+    optimised, plain = game(), game(frozenset())
+    moves = sum(play_in_lockstep(optimised, plain, 2 + seed % 2, seed) for seed in range(12))
+    assert moves >= 12 * 20
+
+
+def test_the_code_charges_each_round_of_a_while_and_writes_break_and_continue() -> None:
+    source = compile_file(GAME).source
+    place, sweep = method(source, "_do__place"), method(source, "_do__sweep")
+    assert "while rt.spend(self, " in place
+    assert "ring-capture.yaml:35') and at != s and self.held(at) and at not in self.placed" in place
+    assert "while rt.spend(self, " in sweep and "ring-capture.yaml:55'):  # ring-capture.yaml:55" in sweep
+    assert "                        break  # ring-capture.yaml:46" in place
+    assert "                        continue  # ring-capture.yaml:42" in place
+    assert sweep.count("break  #") == 2 and sweep.count("continue  #") == 1
+    plain = compile_file(GAME, frozenset()).source
+    assert "while rt.spend(self, " in method(plain, "_do__place")
+
+
+def test_the_typed_program_and_its_print() -> None:
+    program = typed_file(GAME)
+    stmts = list(t.statements(next(a for a in program.actions if a.name == "sweep").effect))
+    kinds = [type(s).__name__ for s in stmts]
+    assert kinds.count("While") == 1 and kinds.count("Break") == 2 and kinds.count("Continue") == 1
+    loop = next(s for s in stmts if isinstance(s, t.While))
+    assert t.statement_expressions(loop) == (loop.test,)
+    text = printed(program)
+    assert "while true:  <each round charged>" in text and "\n        break\n" in text
+
+
+@pytest.mark.parametrize("text", ["break", "continue"])
+def test_break_and_continue_parse_and_unparse(text: str) -> None:
+    node = parse(text, SPAN, "stmt")
+    assert isinstance(node, ast.Break if text == "break" else ast.Continue)
+    assert unparse(node) == text
+
+
+def test_a_while_header_and_block_unparse() -> None:
+    header = parse("while k < 3 and not done", SPAN, "header")
+    assert isinstance(header, ast.WhileHeader) and unparse(header) == "while k < 3 and not done"
+    block = ast.While(header.test, (parse("k += 1", SPAN, "stmt"), ast.Break(SPAN)), SPAN)
+    assert unparse_block([block]) == "while k < 3 and not done:\n  k += 1\n  break"
+
+
+def test_a_break_in_a_procedure_called_from_a_loop_is_refused(tmp_path: Path) -> None:
+    text = GAME.read_text().replace("phases:", 'procedures:\n  stop:\n    - break\n\nphases:', 1)
+    path = tmp_path / "ring-capture.yaml"
+    path.write_text(text)
+    line = text.splitlines().index("    - break") + 1
+    _, diagnostics, _ = analyse(path)
+    assert [(d.span.line, d.span.col, d.message) for d in diagnostics] == [(line, 7, "`break` outside a loop")]

@@ -60,7 +60,8 @@ SECTIONS: dict[str, str] = {
 # Words of the rule language that are no names (grammar/rules.lark), offered where an expression
 # or an effect is written.
 KEYWORDS = ("and", "or", "not", "in", "if", "elif", "else", "for", "let", "goto", "end_turn", "pass", "tell", "ask",
-            "to", "choose", "true", "false", "none")
+            "to", "choose", "true", "false", "none",
+            "while", "break", "continue")
 # The kinds of entity a field may be kept per, besides the dice kinds of the rule set.
 ENTITY_KINDS = ("player", "spot", "region", "border")
 # The keys whose values are prose, not names.

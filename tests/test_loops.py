@@ -5,6 +5,7 @@ tests/test_hostile_budgets.py, the checker's refusals in tests/broken/ (`break_o
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,12 @@ def game(enabled: frozenset[str] = passes.ALL) -> Game:
     return rulewright.load_rules(GAME, passes=enabled)
 
 
+def line(text: str) -> int:
+    """The line of the test game holding `text` (once)."""
+    (found,) = [n for n, written in enumerate(GAME.read_text().splitlines(), 1) if written.strip() == text]
+    return found
+
+
 def placed(state: Any) -> list[list[str]]:
     return [sorted(state.observation(0)["fields"]["placed"][p], key=int) for p in range(state.num_players)]
 
@@ -54,8 +61,9 @@ def test_continue_skips_a_round_and_break_ends_a_while_true() -> None:
     for move in ("place 2", "place 3", "place 5", "place 6"):
         state.apply(move)
     assert "sweep" in [str(a) for a in state.legal_actions()]
+    assert state.swept == 1 + 3 + 4  # (the setup's loop: 2 skipped)
     state.apply("sweep")  # from spot 1 on: 2 and 3 held (skipped), 4 empty, 5 and 6 held, 7 empty: two found
-    assert state.swept == 2
+    assert state.swept == 8 + 2 and state.noted == 2  # (the procedure's loop: two rounds, then its break)
 
 
 def test_random_games_play_the_same_optimised_and_not() -> None:
@@ -66,15 +74,20 @@ def test_random_games_play_the_same_optimised_and_not() -> None:
 
 def test_the_code_charges_each_round_of_a_while_and_writes_break_and_continue() -> None:
     source = compile_file(GAME).source
-    place, sweep = method(source, "_do__place"), method(source, "_do__sweep")
-    assert "while rt.spend(self, " in place
-    assert "ring-capture.yaml:35') and at != s and self.held(at) and at not in self.placed" in place
-    assert "while rt.spend(self, " in sweep and "ring-capture.yaml:55'):  # ring-capture.yaml:55" in sweep
-    assert "                        break  # ring-capture.yaml:46" in place
-    assert "                        continue  # ring-capture.yaml:42" in place
-    assert sweep.count("break  #") == 2 and sweep.count("continue  #") == 1
+    place, sweep, note = (method(source, name) for name in ("_do__place", "_do__sweep", "note"))
+    walk = line("- while at != s and held(at) and at not in placed[current]:")
+    # the budget charged before each test; `while true:` is the charge alone
+    assert re.search(rf"while rt.spend\(self, \d+, 'tests/games/ring-capture.yaml:{walk}'\) and at != s and "
+                     r"self.held\(at\) and at not in self.placed\[self.current\]:", place)
+    assert "        while rt.spend(self, " in sweep and "'):  # ring-capture.yaml" in sweep
+    assert "        while rt.spend(self, " in note and "'):  # ring-capture.yaml" in note
+    # the statements, each with its rule line, in the loop they stop or go on with
+    assert f"\n                        continue  # ring-capture.yaml:{walk + 7}\n" in place
+    assert f"\n                        break  # ring-capture.yaml:{walk + 11}\n" in place
+    assert sweep.count("break  #") == 2 and sweep.count("continue  #") == 1 and note.count("break  #") == 1
     plain = compile_file(GAME, frozenset()).source
     assert "while rt.spend(self, " in method(plain, "_do__place")
+
 
 
 def test_the_typed_program_and_its_print() -> None:
@@ -103,9 +116,11 @@ def test_a_while_header_and_block_unparse() -> None:
 
 
 def test_a_break_in_a_procedure_called_from_a_loop_is_refused(tmp_path: Path) -> None:
-    text = GAME.read_text().replace("phases:", 'procedures:\n  stop:\n    - break\n\nphases:', 1)
+    text = GAME.read_text().replace("procedures:\n", "procedures:\n  stop:\n    - break\n", 1)
+    text = text.replace("        - k += 1\n", "        - k += 1\n        - stop()\n", 1)
+    assert "- stop()" in text
     path = tmp_path / "ring-capture.yaml"
     path.write_text(text)
-    line = text.splitlines().index("    - break") + 1
+    at = text.splitlines().index("    - break") + 1
     _, diagnostics, _ = analyse(path)
-    assert [(d.span.line, d.span.col, d.message) for d in diagnostics] == [(line, 7, "`break` outside a loop")]
+    assert [(d.span.line, d.span.col, d.message) for d in diagnostics] == [(at, 7, "`break` outside a loop")]

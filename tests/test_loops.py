@@ -64,6 +64,8 @@ def test_continue_skips_a_round_and_break_ends_a_while_true() -> None:
     assert state.swept == 1 + 3 + 4  # (the setup's loop: 2 skipped)
     state.apply("sweep")  # from spot 1 on: 2 and 3 held (skipped), 4 empty, 5 and 6 held, 7 empty: two found
     assert state.swept == 8 + 2 and state.noted == 2  # (the procedure's loop: two rounds, then its break)
+    # the opponent's stones, 3 and 6, walked in order: 3 is the first with an empty spot ahead
+    assert state.observation(0)["fields"]["open_stone"] == "3"
 
 
 def test_random_games_play_the_same_optimised_and_not() -> None:
@@ -85,6 +87,8 @@ def test_the_code_charges_each_round_of_a_while_and_writes_break_and_continue() 
     assert f"\n                        continue  # ring-capture.yaml:{walk + 7}\n" in place
     assert f"\n                        break  # ring-capture.yaml:{walk + 11}\n" in place
     assert sweep.count("break  #") == 2 and sweep.count("continue  #") == 1 and note.count("break  #") == 1
+    # `first(...)`: the walk stops at the first item found, a set walked in order
+    assert "self.open_stone = rt.held(next((x for x in sorted(self.placed[" in sweep
     plain = compile_file(GAME, frozenset()).source
     assert "while rt.spend(self, " in method(plain, "_do__place")
 

@@ -5,7 +5,8 @@ checks its table of the values against this one)."""
 from __future__ import annotations
 
 # Aggregates take one comprehension argument: `count(marker[s] == gold for s in sector)`.
-AGGREGATES = ("count", "all", "any", "sum", "min", "max", "list", "set")
+# `first(x for x in xs if c)`: the first item walked that passes, or none (the walk stops there).
+AGGREGATES = ("count", "all", "any", "sum", "min", "max", "list", "set", "first")
 
 # Names every rule file can use, with their type and Python form.
 VALUES: dict[str, tuple[str, str, str]] = {

@@ -18,7 +18,7 @@ from .. import typed as t
 from ..builtins import AGGREGATES, BUILTINS
 from ..names import BASE, RULE_NAME_HINT, local_name, rule_name_problem, table_constant
 from ..typed import Symbol
-from ..types import ANY, BOOL, INT, STR, Ty, compatible, entity, list_of, set_of, unify
+from ..types import ANY, BOOL, INT, STR, Ty, compatible, entity, list_of, optional_of, set_of, unify
 from .calls import arguments, builtin, record_new
 from .symbols import Symbols
 from .typer import Version
@@ -235,6 +235,8 @@ class ExprTyper:
                 ty = INT
             case "set":
                 ty = set_of(elt.ty)
+            case "first":  # the value of the first item walked that passes the test, or none
+                ty = optional_of(elt.ty)
             case _:
                 ty = list_of(elt.ty)
         return t.Comprehension(e.func, var, domain, cond, elt, ty, e.span, tuple(more))

@@ -48,15 +48,15 @@ def plain_comprehension(lo: Lowerer, e: t.Comprehension) -> pyir.Expr:
     if fused is not None:
         return fused
     dpy = lo.node(e.domain)
-    # only a list made from a set shows the order its items are walked in
-    walk = expressions.iterable(lo, e.domain.ty, dpy, ordered=e.func == "list")
+    # only a list made from a set, and the first item found in it, show the order its items are walked in
+    walk = expressions.iterable(lo, e.domain.ty, dpy, ordered=e.func in ("list", "first"))
     domain = limits.domain_facts(lo, e.domain)
     lo.scopes.append(set())
     var = lo.bind(e.var)
     limits.set_local(lo, e.var, domain.item)
     cond_py = lo.node(e.cond) if e.cond is not None else None
     epy = lo.node(e.elt)
-    if e.func in ("list", "set"):
+    if e.func in ("list", "set", "first"):
         epy = expressions.canon(lo, e.elt, e.elt.ty, epy)
     lo.scopes.pop()
     each = lo.fact(e.elt)
@@ -99,6 +99,9 @@ def aggregate(lo: Lowerer, e: t.Comprehension, head: tuple[Comprehension, ...], 
             if e.func == "sum":
                 return Call(Name("sum"), (GeneratorExp(epy, head) if items is None else items,))
             return Call(Name(e.func), (Paren(GeneratorExp(epy, head)) if items is None else items,), _DEFAULT)
+        case "first":  # the first item found, or none: the walk stops there (its work counted whole)
+            lo.facts[e] = each.priced(cost)
+            return Call(Name("next"), (Paren(GeneratorExp(epy, head)), pyir.Constant(None)))
         case "set":
             lo.facts[e] = limits.clamp(lo, e.ty, Facts(cost, rounds, item=each.priced(0), small=walked.small))
             lo.canonical.add(e)
@@ -118,7 +121,7 @@ def nested_comprehension(lo: Lowerer, e: t.Comprehension) -> pyir.Expr:
     lowered: list[tuple[Symbol, t.Expr, t.Expr | None, pyir.Expr, pyir.Expr | None, Facts]] = []
     for var, domain, cond in clauses:
         dpy = lo.node(domain)
-        walk = expressions.iterable(lo, domain.ty, dpy, ordered=e.func == "list")
+        walk = expressions.iterable(lo, domain.ty, dpy, ordered=e.func in ("list", "first"))
         facts = limits.domain_facts(lo, domain)
         lo.scopes.append(set())
         lo.bind(var)
@@ -126,7 +129,7 @@ def nested_comprehension(lo: Lowerer, e: t.Comprehension) -> pyir.Expr:
         cond_py = lo.node(cond) if cond is not None else None
         lowered.append((var, domain, cond, walk, cond_py, facts))
     epy = lo.node(e.elt)
-    if e.func in ("list", "set"):
+    if e.func in ("list", "set", "first"):
         epy = expressions.canon(lo, e.elt, e.elt.ty, epy)
     each = lo.fact(e.elt)
     # from the innermost clause out: each round of a loop does the work of the loops inside it

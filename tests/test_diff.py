@@ -55,8 +55,9 @@ CORNETT_NODES = nodes(load_ruleset(CORNETT))
 
 # -- unparse -----------------------------------------------------------------------------------
 def roundtrip(node: Any) -> None:
-    kind = "stmt" if isinstance(node, (ast.Assign, ast.Let, ast.CallStmt, ast.Goto, ast.EndTurn, ast.Pass)) \
-        else "header" if isinstance(node, (ast.ForHeader, ast.IfHeader)) else "expr"
+    kind = "stmt" if isinstance(node, (ast.Assign, ast.Let, ast.CallStmt, ast.Goto, ast.EndTurn, ast.Pass,
+                                       ast.Break, ast.Continue)) \
+        else "header" if isinstance(node, (ast.ForHeader, ast.IfHeader, ast.WhileHeader)) else "expr"
     text = unparse(node)
     assert bare(parse(text, SPAN, kind)) == bare(node), text
 
@@ -163,6 +164,9 @@ def test_any_statement_roundtrips(node: Any, name: str) -> None:
     roundtrip(ast.Let(name, node, SPAN))
     roundtrip(ast.ForHeader(name, node, SPAN))
     roundtrip(ast.IfHeader("elif", node, SPAN))
+    roundtrip(ast.WhileHeader(node, SPAN))
+    roundtrip(ast.Break(SPAN))
+    roundtrip(ast.Continue(SPAN))
 
 
 # -- diff --------------------------------------------------------------------------------------

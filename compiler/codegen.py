@@ -208,7 +208,7 @@ def rule_paths(rs: ir.RuleSet) -> list[tuple[str, str]]:
     for inv in rs.invariants:
         out.append((f"invariants.{inv.name}", inv.span.short))
     if rs.returns is not None:
-        out.append(("returns", rs.returns.span.short))
+        out.append(("returns", rs.returns.expr.span.short))  # (a game error of the returns: where they come from)
     return out
 
 

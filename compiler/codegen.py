@@ -208,7 +208,7 @@ def rule_paths(rs: ir.RuleSet) -> list[tuple[str, str]]:
     for inv in rs.invariants:
         out.append((f"invariants.{inv.name}", inv.span.short))
     if rs.returns is not None:
-        out.append(("returns", rs.returns.expr.span.short))  # (a game error of the returns: where they come from)
+        out.append(("returns", rs.returns.value.span.short))  # (a game error of the returns: where they come from)
     return out
 
 
@@ -300,7 +300,7 @@ def context(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], pa
         tie_break_span=rs.tie_break.span if rs.tie_break is not None else None,
         returns=program.returns,
         returns_span=rs.returns.span if rs.returns is not None else None,
-        returns_value_span=rs.returns.expr.span if rs.returns is not None else None,
+        returns_value_span=rs.returns.value.span if rs.returns is not None else None,
         returns_sum=rs.returns.sum if rs.returns is not None else None,
         returns_range=rs.returns.range if rs.returns is not None else None,
         setup=program.setup if does_something(program.setup) else (),

@@ -230,7 +230,7 @@ class Returns:
     of every game add up to (`sum:`, 0 for a zero-sum game; None: no promise), and the least and
     most one seat can get (`range:`), both checked at the end of every game."""
 
-    expr: ast.Expr
+    value: ast.Expr
     sum: int | None
     range: tuple[int, int] | None
     span: SourceSpan

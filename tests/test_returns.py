@@ -179,3 +179,19 @@ def test_pettingzoo_rewards_are_the_declared_returns() -> None:
         assert final is not None and [rewards["player_0"], rewards["player_1"]] == final.returns()
         seen.add(tuple(final.returns()))
     assert any(abs(r) > 1 for rs in seen for r in rs)
+
+
+def test_play_announces_the_returns_and_a_draw(capsys: pytest.CaptureFixture[str]) -> None:
+    from rulewright.commands.play import announce_end
+
+    game = rulewright.load(str(DUEL))
+    ends = {tuple(s.declared_returns()): s for s in (finished(game, seed) for seed in range(30))}
+    draw = ends.pop((0, 0))
+    announce_end(draw)
+    assert capsys.readouterr().out.splitlines()[1:] == ["returns: P1 (seat1) 0, P2 (seat2) 0", "a draw: nobody wins"]
+    (first, second), won = next(iter(ends.items()))
+    announce_end(won)
+    shown = [f"+{r}" if r > 0 else str(r) for r in (first, second)]
+    winner = "P1 (seat1)" if first > second else "P2 (seat2)"
+    assert capsys.readouterr().out.splitlines()[1:] == [
+        f"returns: P1 (seat1) {shown[0]}, P2 (seat2) {shown[1]}", f"winner: {winner}"]

@@ -228,7 +228,7 @@ def _returns(x: ExprTyper, rs: ir.RuleSet) -> t.Expr:
     game and draws no chance. The winners are then the seats of the highest return, so a rule
     deciding them by score (`tie_break:`, `winner: lowest_score`) would be ignored: refused."""
     assert rs.returns is not None
-    e = rs.returns.expr
+    e = rs.returns.value
     typed = x.rule_expr(e, "returns", Symbol("local", "player", entity("player"), "player", e.span))
     x.want(INT, typed.ty, e.span, "`returns:`")
     if rs.tie_break is not None:

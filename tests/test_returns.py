@@ -195,3 +195,34 @@ def test_play_announces_the_returns_and_a_draw(capsys: pytest.CaptureFixture[str
     winner = "P1 (seat1)" if first > second else "P2 (seat2)"
     assert capsys.readouterr().out.splitlines()[1:] == [
         f"returns: P1 (seat1) {shown[0]}, P2 (seat2) {shown[1]}", f"winner: {winner}"]
+
+
+def test_returns_are_held_to_the_limits_of_a_move(tmp_path: Path) -> None:
+    # a list as long as 100,000 items a chip staked: over the limit once a seat stakes two
+    game = rulewright.load(str(variant(tmp_path, 'returns: {value: "len([x for x in range(0, stake[player] * 100000)])'
+                                                 ' - len([x for x in range(0, stake[other(player)] * 100000)])", '
+                                                 'range: ~}')))
+    outcomes = set()
+    for seed in range(6):
+        state = finished(game, seed)
+        if max(state.scores()) > 1:
+            with pytest.raises(GameError, match="more than the limit of 100,000 items") as caught:
+                state.returns()
+            assert caught.value.where.endswith("duel-variant.yaml:3")
+            outcomes.add("error")
+        else:
+            assert state.returns() == [0.0, 0.0]
+            outcomes.add("within")
+    assert outcomes == {"error", "within"}
+
+
+def test_search_agents_weigh_the_returns_in_their_range(tmp_path: Path) -> None:
+    from rulewright.agents.evaluate import rewards
+
+    game = rulewright.load(str(DUEL))
+    won = rulewright.load(str(variant(tmp_path, 'returns: "1 if takes(player) else (-1 if gives(player) else 0)"')))
+    for seed in range(20):
+        chips, one = finished(game, seed), finished(won, seed)
+        assert rewards(chips) == [(r + 3) / 6 for r in chips.declared_returns()]  # (range: [-3, 3])
+        # no range: the best of the game 1, the worst 0, a draw a half each
+        assert rewards(one) == ([0.5, 0.5] if one.winners() == [] else [float(p in one.winners()) for p in (0, 1)])

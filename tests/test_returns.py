@@ -226,3 +226,19 @@ def test_search_agents_weigh_the_returns_in_their_range(tmp_path: Path) -> None:
         assert rewards(chips) == [(r + 3) / 6 for r in chips.declared_returns()]  # (range: [-3, 3])
         # no range: the best of the game 1, the worst 0, a draw a half each
         assert rewards(one) == ([0.5, 0.5] if one.winners() == [] else [float(p in one.winners()) for p in (0, 1)])
+
+
+def test_openspiel_draws_numbers_from_a_set_the_rules_build(tmp_path: Path) -> None:
+    pytest.importorskip("pyspiel", reason="open_spiel has no wheel for this interpreter")
+    from rulewright.interop import openspiel
+
+    path = variant(tmp_path, "setup:\n  - for p in players:\n    - card[p] = draw(set(n for n in range(1, 4)))",
+                   "duel-built")
+    game = openspiel.game(str(path))
+    # a set the rules build: as many outcomes as a set may hold items (a limit of a move)
+    assert game.max_chance_outcomes() == 100_000
+    state = game.new_initial_state()
+    assert [k for k, _ in state.chance_outcomes()] == [0, 1, 2]
+    state.apply_action(2)
+    state.apply_action(0)
+    assert state.position.state is not None and state.position.state.card == [3, 1]

@@ -242,3 +242,13 @@ def test_openspiel_draws_numbers_from_a_set_the_rules_build(tmp_path: Path) -> N
     state.apply_action(2)
     state.apply_action(0)
     assert state.position.state is not None and state.position.state.card == [3, 1]
+
+
+def test_the_web_board_shows_the_returns_once_the_game_is_over() -> None:
+    from rulewright.viewer import payload
+
+    game = rulewright.load(str(DUEL))
+    state = finished(game, 3)
+    shown = payload(state, 0, True)
+    assert shown["returns"] == state.declared_returns() and shown["winners"] == [p + 1 for p in state.winners()]
+    assert "returns" not in payload(game.new_state(2, 3), 0, True)  # (nothing before the end)

@@ -252,3 +252,36 @@ def test_the_web_board_shows_the_returns_once_the_game_is_over() -> None:
     shown = payload(state, 0, True)
     assert shown["returns"] == state.declared_returns() and shown["winners"] == [p + 1 for p in state.winners()]
     assert "returns" not in payload(game.new_state(2, 3), 0, True)  # (nothing before the end)
+
+
+def test_a_scenario_expects_the_returns_and_a_draw(tmp_path: Path) -> None:
+    from rulewright import scenarios
+
+    path = tmp_path / "duel.yaml"
+    path.write_text(f"""\
+ruleset: {DUEL}
+names: [Ann, Bob]
+scenarios:
+  the-higher-card-takes-the-stake:
+    position: {{card: {{Ann: 3, Bob: 2}}}}
+    steps: [{{Ann: raise 2}}, {{Bob: call}}]
+    expect: {{returns: {{Ann: 3, Bob: -3}}, winners: [Ann]}}
+  equal-cards-are-a-draw:
+    position: {{card: {{Ann: 2, Bob: 2}}}}
+    steps: [{{Ann: raise 1}}, {{Bob: call}}]
+    expect: {{returns: {{Ann: 0, Bob: 0}}, winners: []}}
+  a-wrong-expectation-fails:
+    position: {{card: {{Ann: 1, Bob: 2}}}}
+    steps: [{{Ann: raise 0}}]
+    expect: {{returns: {{Ann: 1}}}}
+""", encoding="utf-8")
+    found, problems = scenarios.load_file(path)
+    assert problems == []
+    took, drew, early = (scenarios.run(s) for s in found)
+    assert took.passed and drew.passed
+    assert not early.passed and "none yet: the game is not over" in early.report()
+    plain = tmp_path / "race.yaml"
+    plain.write_text(f"ruleset: {GAMES / 'ring-race.yaml'}\nscenarios:\n  x:\n    expect: {{returns: {{P1: 1}}}}\n",
+                     encoding="utf-8")
+    _, problems = scenarios.load_file(plain)
+    assert "declares no `returns:`" in problems[0].render()

@@ -285,3 +285,14 @@ scenarios:
                      encoding="utf-8")
     _, problems = scenarios.load_file(plain)
     assert "declares no `returns:`" in problems[0].render()
+
+
+def test_explain_lists_the_returns_and_what_they_use() -> None:
+    from rulewright.explain import catalogue, load_ruleset, uses
+
+    ruleset = load_ruleset(DUEL)
+    (entry,) = [e for e in catalogue(ruleset) if e.kind == "returns"]
+    line = next(n for n, text in enumerate(DUEL.read_text(encoding="utf-8").splitlines(), start=1)
+                if text.startswith("  value: "))
+    assert entry.signature.endswith("; sum: 0; range: [-3, 3]") and entry.where.endswith(f"chip-duel.yaml:{line}")
+    assert [u.rule for u in uses(ruleset, "takes")] == ["define.gives", "returns"]

@@ -68,7 +68,8 @@ def _comment_at(filename: str, lineno: int, first: int, files: tuple[str, ...]) 
 
 def rule_where(state: Any, path: str) -> str:
     """`file:line` of the rule at `path` of `state`'s rule set (`returns`, `invariants.x`), the
-    file named as the rule set's file (`rules/x/base.yaml:80`); its first file if no rule says."""
+    file named as the rule set's file (`rules/x/base.yaml:80`); the rule set's own file (its last)
+    if no rule has that path."""
     files: tuple[str, ...] = state.game.info.files
     short: str | None = state.game.info.rules.get(path)
     if short is None:

@@ -447,13 +447,10 @@ class Bridge:
         self.max_chance_outcomes = _chance_bound(program, probe, ruleset)
         self._initial: Position | None = None
 
-    # -- positions
     # -- the returns
     @property
     def utility(self) -> str:
-        """What the returns of every game add up to, as OpenSpiel's GameType.Utility names it:
-        `zero_sum` (the winners' share, or `returns:` with `sum: 0`), `constant_sum` (another
-        `sum:`), `general_sum` (`returns:` without `sum:`)."""
+        """`zero_sum`, `constant_sum` or `general_sum`: `utility_kind` of the rule set."""
         return utility_kind(self.game.state_class)
 
     @property
@@ -474,6 +471,7 @@ class Bridge:
         least, most = cls.RETURNS_RANGE if cls.RETURNS_RANGE is not None else (-MAX_INT, MAX_INT)
         return float(least), float(most)
 
+    # -- positions
     def initial(self) -> Position:
         """A new game with its chance explicit (the setup's draws are chance nodes)."""
         if self._initial is None:

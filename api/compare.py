@@ -110,8 +110,10 @@ class Games:
     scores: list[Any]  # per seat, float (nan for an unfinished game)
     moves: Any
     turns: Any
-    draws: Any  # bool: several winners
+    draws: Any  # bool: several winners, or none (a draw by declared returns)
     advantage: Any  # float: first mover's win less its fair share
+    # (a rule set declaring `returns:`) per seat, float (nan for an unfinished game); else None
+    returns: list[Any] | None = None
 
     @staticmethod
     def of(results: Sequence[GameResult], players: int, first_movers: Sequence[int]) -> Games:
@@ -135,8 +137,11 @@ class Games:
             scores=scores,
             moves=np.array([r.moves for r in results], dtype=float).reshape(n),
             turns=np.array([r.turns for r in results], dtype=float).reshape(n),
-            draws=np.array([r.finished and len(r.winners) > 1 for r in results], dtype=bool),
+            draws=np.array([r.finished and len(r.winners) != 1 for r in results], dtype=bool),
             advantage=first_won - winners / players,
+            returns=[np.array([float(r.returns[p]) if r.finished and r.returns is not None else math.nan
+                               for r in results]) for p in range(players)]
+            if any(r.returns is not None for r in results) else None,
         )
 
 
@@ -393,6 +398,9 @@ def measures_of(ga: Games, gb: Games, players: int) -> list[Measure]:
                        gb.advantage[both]))
     out += [Measure(f"score.P{p + 1}", f"score P{p + 1}", "mean", ga.scores[p][both], gb.scores[p][both])
             for p in range(players)]
+    if ga.returns is not None and gb.returns is not None:  # (both rule sets declare `returns:`)
+        out += [Measure(f"return.P{p + 1}", f"return P{p + 1}", "mean", ga.returns[p][both], gb.returns[p][both])
+                for p in range(players)]
     out.append(Measure("moves", "game length (moves)", "mean", ga.moves[both], gb.moves[both]))
     out.append(Measure("turns", "game length (turns)", "mean", ga.turns[both], gb.turns[both]))
     out.append(Measure("unfinished", "capped or failed games", "rate", ga.unfinished, gb.unfinished))

@@ -31,7 +31,7 @@ from .runtime.errors import whole_number
 
 # The kinds listed, in the order shown, with the rule file's key of each.
 KINDS = ("option", "enum", "component", "field", "definition", "procedure", "phase", "action", "trigger", "scoring",
-         "invariant")
+         "invariant", "returns")
 # The IR's fields named differently in a rule file (as compiler/diff.py names them).
 _SECTION = {"fields": "state", "defines": "define", "choices": "choose", "region_kinds": "regions"}
 # The IR's fields that are the whole of what a rule file writes for a component (a definition's
@@ -136,6 +136,15 @@ def catalogue(ruleset: ir.RuleSet, tree: YMap | None = None, returns: dict[str, 
     for inv in ruleset.invariants:
         out.append(Entry("invariant", inv.name, f"{inv.name}: {unparse(inv.expr)}", inv.doc.strip(),
                          inv.span.short))
+    if ruleset.returns is not None:  # (`returns:`: one per rule set, named by its key)
+        r = ruleset.returns
+        said = [f"sum: {r.sum}"] if r.sum is not None else []
+        said += [f"range: [{r.range[0]}, {r.range[1]}]"] if r.range is not None else []
+        node = tree.get("returns") if tree is not None else None
+        doc = node.get("doc") if isinstance(node, YMap) else None
+        out.append(Entry("returns", "returns", "; ".join([f"returns = {unparse(r.value)}", *said]),
+                         str(doc.value).strip() if isinstance(doc, YScalar) and doc.value is not None else "",
+                         r.span.short))
     return out
 
 

@@ -58,6 +58,8 @@ class GameResult:
     capped: bool = False
     error: str | None = None
     log: list[tuple[int, str]] = field(default_factory=list)  # (seat, action text), if recorded
+    # each seat's return (`State.returns()`) of a finished game of a rule set declaring them (`returns:`)
+    returns: list[float] | None = None
     final: dict[str, Any] | None = None  # state.to_json() at the end, if recorded
 
     @property
@@ -92,7 +94,8 @@ def play_game(
             if not state.terminal:
                 return GameResult(index, seed, [], [], state.turn, state.moves, capped=True)
             scores = state.scores()
-            return GameResult(index, seed, scores, state._winners(scores), state.turn, state.moves)
+            return GameResult(index, seed, scores, state._winners(scores), state.turn, state.moves,
+                              returns=_declared(state))
         except Exception:  # noqa: BLE001, S110 - played again below, where the error is reported
             pass
     default = RandomAgent(agent_seed(seed))
@@ -119,10 +122,15 @@ def play_game(
                 _check_invariants(state, f"move {state.moves} (`{action}` by {state.label('player', player)})")
         scores = state.scores()
         return GameResult(index, seed, scores, state._winners(scores), state.turn, state.moves, log=log,
-                          final=state.to_json() if record else None)
+                          final=state.to_json() if record else None, returns=_declared(state))
     except Exception as exc:  # noqa: BLE001 - a faulty game is counted, not fatal
         message = f"{type(exc).__name__}: {exc}".splitlines()[0]
         return GameResult(index, seed, [], [], turns, moves, error=message, log=log)
+
+
+def _declared(state: State) -> list[float] | None:
+    """The returns of a game over, where its rule set declares them (`returns:`); else None."""
+    return state.returns() if state.RETURNS else None
 
 
 class BrokenInvariant(RulewrightError):
@@ -489,6 +497,7 @@ class Summary:
     draws: int = 0
     wins: list[int] = field(default_factory=list)
     score_sums: list[int] = field(default_factory=list)
+    return_sums: list[float] | None = None  # (a rule set declaring `returns:`) each seat's, summed
     turn_sum: int = 0
     turn_min: int | None = None
     turn_max: int | None = None
@@ -516,10 +525,15 @@ class Summary:
         self.finished += 1
         for p in result.winners:
             self.wins[p] += 1
-        if len(result.winners) > 1:
+        if len(result.winners) != 1:  # (no winner at all only by declared returns: a draw, every return the same)
             self.draws += 1
         for p, s in enumerate(result.scores):
             self.score_sums[p] += s
+        if result.returns is not None:
+            if self.return_sums is None:
+                self.return_sums = [0.0] * self.players
+            for p, r in enumerate(result.returns):
+                self.return_sums[p] += r
         self.turn_sum += result.turns
         self.turn_min = result.turns if self.turn_min is None else min(self.turn_min, result.turns)
         self.turn_max = result.turns if self.turn_max is None else max(self.turn_max, result.turns)
@@ -527,7 +541,7 @@ class Summary:
         self.move_min = result.moves if self.move_min is None else min(self.move_min, result.moves)
         self.move_max = result.moves if self.move_max is None else max(self.move_max, result.moves)
 
-    def _mean(self, total: int) -> float | None:
+    def _mean(self, total: float) -> float | None:
         return round(total / self.finished, 3) if self.finished else None
 
     @property
@@ -558,6 +572,9 @@ class Summary:
             "moves_max": self.move_max,
             "scores_mean_by_seat": [self._mean(s) for s in self.score_sums],
             "games_per_sec": self.games_per_sec,
+            # (a rule set declaring `returns:`, from its first game finished)
+            **({"returns_mean_by_seat": [self._mean(r) for r in self.return_sums]}
+               if self.return_sums is not None else {}),
         }
 
 

@@ -1241,7 +1241,7 @@ def _expression_names(a: Analysis, ctx: Context, line: int) -> list[Item]:
             items.append(Item(name, "builtin", f.builtin, f.builtin_doc))
     items += [Item(w, "keyword") for w in KEYWORDS]
     items += [Item(sym.name, "local", str(sym.ty)) for sym in _locals(a, ctx.path)]
-    if ctx.path[:1] == ("scoring",) or ctx.key == "tie_break":
+    if ctx.path[:1] in (("scoring",), ("returns",)) or ctx.key in ("tie_break", "returns"):
         items.append(Item("player", "local", "player", "the seat scored"))
     return items + _base_items(a, ctx)
 

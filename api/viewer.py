@@ -205,6 +205,8 @@ def payload(state: State, seat: int | None, moves_for_seat: bool, picked: str | 
         "spots": sorted(spots),
         "winners": [p + 1 for p in state.winners()] if state.is_terminal() else [],
         "ruleset": info.ruleset,
+        # (a rule set declaring `returns:`, once the game is over: each seat's, P1 first)
+        **({"returns": state.declared_returns()} if state.RETURNS and state.is_terminal() else {}),
     }
 
 

@@ -207,6 +207,8 @@ def rule_paths(rs: ir.RuleSet) -> list[tuple[str, str]]:
         out.append((f"scoring.{term.name}", term.span.short))
     for inv in rs.invariants:
         out.append((f"invariants.{inv.name}", inv.span.short))
+    if rs.returns is not None:
+        out.append(("returns", rs.returns.value.span.short))  # (a game error of the returns: where they come from)
     return out
 
 
@@ -296,6 +298,11 @@ def context(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], pa
         deciding=program.deciding,
         records=program.records,
         tie_break_span=rs.tie_break.span if rs.tie_break is not None else None,
+        returns=program.returns,
+        returns_span=rs.returns.span if rs.returns is not None else None,
+        returns_value_span=rs.returns.value.span if rs.returns is not None else None,
+        returns_sum=rs.returns.sum if rs.returns is not None else None,
+        returns_range=rs.returns.range if rs.returns is not None else None,
         setup=program.setup if does_something(program.setup) else (),
         resets=program.resets,
         **_asks(program),

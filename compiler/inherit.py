@@ -77,13 +77,14 @@ _PER_ITEM: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "defines": ("defines", "name", ()),
     "procedures": ("procedures", "name", ()),
 }
-_TABLES = ("phase_tables", "enums_table", "neutral_table", "tie_break_flag", "listing_memo_flag", "actor_flag",
-           "suspends_tables", "secret_asks_table", "asking_actions_table", "asks_between_flag", "journal_flag",
-           "records_table", "dice_table")
+_TABLES = ("phase_tables", "enums_table", "neutral_table", "tie_break_flag", "returns_flag", "listing_memo_flag",
+           "actor_flag", "suspends_tables", "secret_asks_table", "asking_actions_table", "asks_between_flag",
+           "journal_flag", "records_table", "dice_table")
 _METHODS = ("read_options", "bind_tables", "setup", "prepare", "enter_phase", "phase_starts", "actor", "deciding",
             "do", "start_phase", "legal", "listings", "guard", "guards", "perform", "effects", "triggers",
-            "turn_end", "defines", "procedures", "invariants", "is_over", "score_terms", "tie_break", "shown",
-            "hidden_item", "seen_by", "copy_fields", "fields_set", "forget_kept", "action_text", "text_for_others")
+            "turn_end", "defines", "procedures", "invariants", "is_over", "score_terms", "tie_break", "returns",
+            "shown", "hidden_item", "seen_by", "copy_fields", "fields_set", "forget_kept", "action_text",
+            "text_for_others")
 
 
 @dataclass(frozen=True)

@@ -225,6 +225,18 @@ class ScoreTerm:
 
 
 @dataclass(frozen=True, slots=True)
+class Returns:
+    """Each seat's return once the game is over (`returns:`): an int over `player`; what the returns
+    of every game add up to (`sum:`, 0 for a zero-sum game; None: no promise), and the least and
+    most one seat can get (`range:`), both checked at the end of every game."""
+
+    value: ast.Expr
+    sum: int | None
+    range: tuple[int, int] | None
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
 class Invariant:
     """A condition every position of the game holds (`invariants: {name: "condition"}`): the
     rulebook's own facts, checked on scenario positions and during random games."""
@@ -301,6 +313,7 @@ class RuleSet:
     tie_break: ast.Expr | None = None  # among players tied on score, the higher value of this wins
     records: tuple[RecordDecl, ...] = ()  # kinds of values made of named fields
     invariants: tuple[Invariant, ...] = ()  # conditions every position holds (docs/scenarios.md, "Invariants")
+    returns: Returns | None = None  # each seat's declared return at the end (`returns:`), or the winners' share
     # presentation hints for drawings (`drawing:`): a colour per value, an icon per component kind
     colours: tuple[tuple[str, str], ...] = ()
     icons: tuple[tuple[str, str], ...] = ()

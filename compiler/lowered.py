@@ -147,6 +147,7 @@ class Program:
     setup: Block = ()
     tie_break: Expr | None = None
     tie_break_type: str = "int"  # or `tuple[int, ...]`: a list of ints, compared item by item
+    returns: Expr | None = None  # (`returns:`) each seat's return once the game is over, over `player`
     deciding: bool = False  # whether the rules read `deciding`: the module gets `_deciding()`
     records: list[tuple[str, tuple[tuple[str, str], ...]]] = field(default_factory=list)  # name, (field, type)
     neutral: tuple[str, ...] = ()

@@ -153,6 +153,7 @@ TEMPLATE_MEMBERS = frozenset({
     "_legal", "_guard", "_perform", "_turn_end", "_is_over", "score_terms", "_tie_break", "_shown",
     "_hidden_item", "_copy_fields", "_action_text", "_deciding", "_kept_end", "_forget_kept",
     "_budget",  # declared in the class for the native build (runtime/limits.py keeps it)
+    "RETURNS", "RETURNS_SUM", "RETURNS_RANGE", "_returns",  # (`returns:`)
     "_kept_shared",  # (pass `drop_in_place`) whether a copy may share the state's dicts of kept values
 })
 # Every name a state has before the rule file adds its own: the runtime's attributes, methods
@@ -246,7 +247,7 @@ INVENTED_LOCALS = frozenset({"_total", "_most", "_least", "_found", "_every", "_
 # Locals the rule language binds itself, where a rule file's own cannot shadow them; no name the
 # rule file declares may take them either (they would hide it there).
 IMPLICIT: dict[str, str] = {
-    "player": "the player scored in `scoring:` and `tie_break:`",
+    "player": "the player scored in `scoring:` and `tie_break:`, or whose return `returns:` gives",
     "k": "the place of an item in `hide_items_if:`",
     "i": "the number of a component in its attributes",
 }

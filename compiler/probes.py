@@ -130,7 +130,7 @@ class Probes:
             *((f"triggers.{tr.name}.when", tr.when) for tr in program.triggers),
             *((f"phases.{ph.name}.actor", ph.actor) for ph in program.phases),
             *((f"scoring.{term.name}", term.expr) for term in program.scoring),
-            ("end", program.end), ("tie_break", program.tie_break),
+            ("end", program.end), ("tie_break", program.tie_break), ("returns", program.returns),
             *((rule, e) for rule, block in blocks for e in t.effect_expressions(block)),
         ]
         for rule, root in roots:

@@ -140,6 +140,10 @@ TOP_DOCS: dict[str, str] = {
     "drawing": "presentation hints for `render` and the web board (docs/web.md): `colours:` a colour "
                "per value (`{gold_side: gold}`, `#rrggbb`), `icons:` one or two characters per "
                "component or dice kind (`{tile: \"▦\"}`); none is needed to draw a rule set",
+    "returns": "each seat's return once the game is over, an int over `player` (chips won or lost, "
+               "points, 1/-1/0): `\"chips[player] - 10\"`, or `{value: ..., sum: 0, range: [-13, 13]}` "
+               "(every game's returns add up to `sum`, each within `range`, checked at the end); the "
+               "winners are then the seats of the highest return, none in a draw (see Returns)",
 }
 
 
@@ -161,6 +165,8 @@ RULE_TYPES: dict[str, dict[str, Schema]] = {
     "ACTION_KEYS": {"choose": _MAP, "when": _EXPR, "text": _TEXT, "others_text": _TEXT, "revealed_when": _EXPR,
                     "effect": _EFFECT, "doc": _TEXT},
     "DEFINE_KEYS": {"value": _EXPR, "cached": _BOOL},
+    "RETURNS_KEYS": {"value": _EXPR, "sum": _INT, "range": {"type": "array", "items": _INT, "minItems": 2,
+                                                             "maxItems": 2}, "doc": _TEXT},
     "TRIGGER_KEYS": {"after": _NAMES, "at": {"enum": list(keys.TRIGGER_MOMENTS)}, "when": _EXPR, "effect": _EFFECT,
                      "doc": _TEXT},
     "COMPONENT_KEYS": {"count": _INT, "all": _TEXT, "attributes": _MAP, "doc": _TEXT},
@@ -222,6 +228,7 @@ def _rule_parts() -> dict[str, Schema]:
         "tie_break": _EXPR,
         "invariants": _named(_either(_EXPR, part["INVARIANT_KEYS"]), "invariants"),
         "drawing": part["DRAWING_KEYS"],
+        "returns": _either(_EXPR, part["RETURNS_KEYS"]),
     }
     top = _strict(keys.TOP_KEYS, top_types, "TOP_KEYS", "a rulewright rule file (docs/language.md)")
     for key, doc in TOP_DOCS.items():

@@ -761,6 +761,7 @@ class TypedProgram:
     asks: tuple[tuple[str, Ty], ...] = ()  # each `ask ... to choose <name>`: the name and its type
     invariants: tuple[Invariant, ...] = ()
     secret_asks: tuple[str, ...] = ()  # the asks whose answer the others read as the choice's name alone
+    returns: Expr | None = None  # (`returns:`) each seat's return once the game is over, an int over `player`
     # -- representations the passes chose --
     # (passes `mask_spot_sets`, `mask_values`, `mask_spot_filters`) the sets of spots kept as bit masks beside
     # their fields

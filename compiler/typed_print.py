@@ -285,6 +285,8 @@ def _program(p: t.TypedProgram) -> Iterator[str]:  # noqa: C901 (one section eac
         yield f"{INDENT}{expr(s.expr)}"
     if p.tie_break is not None:
         yield f"tie_break {expr(p.tie_break)}"
+    if p.returns is not None:
+        yield f"returns {expr(p.returns)}  @{where(p.returns.span)}"
     for i in p.invariants:
         yield f"invariant {i.name}  @{where(i.span)}"
         yield f"{INDENT}{expr(i.expr)}"

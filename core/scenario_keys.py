@@ -10,7 +10,8 @@ FILE_KEYS = ("ruleset", "options", "players", "seed", "names", "scenarios")
 SCENARIO_KEYS = ("doc", "ruleset", "options", "players", "seed", "names", "position", "steps", "expect")
 # What a scenario expects.
 EXPECT_KEYS = ("scores", "score_terms", "fields", "legal", "legal_includes", "legal_excludes", "illegal", "winners",
-               "terminal", "to_act", "error", "distribution", "told")
+               "terminal", "to_act", "error", "distribution", "told",
+               "returns")
 # The keys of a position other than the rule set's fields.
 POSITION_SPECIAL = ("to_act", "phase", "chance")
 # The kinds of chance a scenario can fix (docs/scenarios.md, "Fixing chance"), as the mechanics

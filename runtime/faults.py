@@ -66,6 +66,18 @@ def _comment_at(filename: str, lineno: int, first: int, files: tuple[str, ...]) 
     return None
 
 
+def rule_where(state: Any, path: str) -> str:
+    """`file:line` of the rule at `path` of `state`'s rule set (`returns`, `invariants.x`), the
+    file named as the rule set's file (`rules/x/base.yaml:80`); the rule set's own file (its last)
+    if no rule has that path."""
+    files: tuple[str, ...] = state.game.info.files
+    short: str | None = state.game.info.rules.get(path)
+    if short is None:
+        return files[-1] if files else "the rules"
+    name, _, line = short.rpartition(":")
+    return f"{_full(name, files)}:{line}"
+
+
 def _full(name: str, files: tuple[str, ...]) -> str:
     """A comment's file name (`base.yaml`) as the rule set's file it names (`rules/x/base.yaml`)."""
     for path in reversed(files):

@@ -21,8 +21,8 @@ from . import decisions
 from .auction import NOBODY, Auction
 from .boards import Board
 from .decisions import END_TURN, NO_GOTO, Steps
-from .errors import BadSetup, IllegalAction, RulewrightError, is_int, shown
-from .faults import game_error
+from .errors import BadSetup, GameError, IllegalAction, RulewrightError, is_int, shown
+from .faults import game_error, rule_where
 from .limits import MAX_INT, new_move
 from .order import sort_key
 from .rng import Rng
@@ -139,6 +139,11 @@ class State:
     DICE: ClassVar[Mapping[str, tuple[str, ...]]] = {}
     NEUTRAL: ClassVar[tuple[str, ...]] = ()  # seats after the players that never take a turn nor win
     TIE_BREAK: ClassVar[bool] = False  # whether `tie_break:` decides between players tied on score
+    # `returns:`: whether the rule set declares each seat's return (`_returns`), what the returns of
+    # every game add up to (`sum:`; None: no promise) and the least and most of one seat (`range:`)
+    RETURNS: ClassVar[bool] = False
+    RETURNS_SUM: ClassVar[int | None] = None
+    RETURNS_RANGE: ClassVar[tuple[int, int] | None] = None
     # whether the listing calls a definition remembered while the legal actions are listed (`_memo`):
     # only then is a memo made for each listing
     LISTING_MEMO: ClassVar[bool] = False
@@ -391,14 +396,19 @@ class State:
             raise game_error(exc, self) from exc
 
     def winners(self) -> list[int]:
-        """The seats that won (several on a tie); empty while the game goes on."""
+        """The seats that won (several on a tie); empty while the game goes on. With `returns:`,
+        the seats of the highest return, and none in a draw (every seat's return the same)."""
         if not self.terminal:
             return []
+        if self.RETURNS:
+            return best_returns(self.declared_returns())
         return self._winners(self.scores())
 
     def _winners(self, scores: list[int]) -> list[int]:
         """The winners of a game over whose scores() are `scores` (match.play_game has them already:
         the scores, the road chains of China (Schacht) among them, are not computed twice)."""
+        if self.RETURNS:
+            return best_returns(self.declared_returns())
         best = min(scores) if self.game.lowest_score_wins else max(scores)
         tied = [p for p, s in enumerate(scores) if s == best]
         if self.TIE_BREAK and len(tied) > 1:
@@ -409,6 +419,45 @@ class State:
     def _tie_break(self, player: int) -> Any:
         """An int, or a tuple of ints compared item by item (a lexicographic tie-break)."""
         return 0
+
+    def returns(self) -> list[float]:
+        """Each player's return (seat order; what OpenSpiel's `returns()` and PettingZoo's rewards
+        are): 0 each while the game goes on; once it is over, the rule set's `returns:` where it
+        declares them, else the winners' share of one point, centred so that the game is
+        zero-sum (`utilities`: 1 for a lone winner, -1/(players - 1) for a loser, 0 each when
+        every player wins). A declared return breaking its `sum:` or `range:` is a game error."""
+        if not self.terminal:
+            return [0.0] * self.num_players
+        if not self.RETURNS:
+            return utilities(self.winners(), self.num_players)
+        return [float(r) for r in self.declared_returns()]
+
+    def declared_returns(self) -> list[int]:
+        """The rule set's `returns:` of each player, the game being over; checked against its
+        `sum:` and `range:` (a game error at the line of `returns:` if one is broken)."""
+        if not self.RETURNS:
+            raise BadSetup(f"{self.game.info.ruleset} declares no `returns:`: its returns are the winners' "
+                           "share (State.returns())")
+        if not self.terminal:
+            raise BadSetup("the returns are read once the game is over")
+        try:
+            values = [self._returns(p) for p in range(self.num_players)]
+        except RulewrightError:
+            raise
+        except Exception as exc:  # a fault of the rule set's code: told by its rule line
+            raise game_error(exc, self) from exc
+        total, bounds = self.RETURNS_SUM, self.RETURNS_RANGE
+        if total is not None and sum(values) != total:
+            raise GameError(rule_where(self, "returns"), f"the returns {values} add up to {sum(values)}, "
+                            f"not {total} as `sum:` declares")
+        if bounds is not None and not all(bounds[0] <= r <= bounds[1] for r in values):
+            raise GameError(rule_where(self, "returns"), f"the returns {values} are not all within "
+                            f"`range:` [{bounds[0]}, {bounds[1]}]")
+        return values
+
+    def _returns(self, player: int) -> int:
+        """The declared return of `player` once the game is over (generated from `returns:`)."""
+        raise NotImplementedError
 
     def score_terms(self, player: int) -> dict[str, int]:
         """Each scoring term of `player` on its own (generated); a score is their sum."""
@@ -911,6 +960,26 @@ class State:
 
     def _copy_fields(self, other: Any) -> None:
         raise NotImplementedError
+
+
+def utilities(winners: Sequence[int], players: int) -> list[float]:
+    """The returns of a finished game of a rule set declaring none: the winners share one point,
+    centred so the game is zero-sum. A seat's share s is 1/len(winners) if it won, else 0; its
+    return is (players * s - 1) / (players - 1): 1 for a lone winner, -1/(players - 1) for a
+    loser, 0 for all when everyone ties (alone at the table: 1)."""
+    if players == 1:
+        return [1.0]
+    share = 1.0 / len(winners) if winners else 0.0
+    return [(players * (share if p in winners else 0.0) - 1.0) / (players - 1) for p in range(players)]
+
+
+def best_returns(values: Sequence[int]) -> list[int]:
+    """The winners of a game by its declared returns: the seats of the highest return; none in a
+    draw, where every seat's return is the same (alone at the table, the seat wins)."""
+    best = max(values)
+    if len(values) > 1 and min(values) == best:
+        return []
+    return [p for p, r in enumerate(values) if r == best]
 
 
 def _origin(action: Action) -> Game | None:

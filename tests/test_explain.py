@@ -101,7 +101,7 @@ def test_a_bundled_rule_set() -> None:
 @pytest.mark.parametrize("args, message", [
     (("explain", PEBBLES, "mots"), f"rulewright: error: {PEBBLES} defines nothing named `mots` (no option, enum, "
                                    "component, field, definition, procedure, phase, action, trigger, scoring, "
-                                   "invariant): did you mean `most`?\n"),
+                                   "invariant, returns): did you mean `most`?\n"),
     (("explain", "no-such-game"), None),
     (("explain", "tests/explain/missing.yaml"), "rulewright: error: no such rule file: tests/explain/missing.yaml\n"),
 ])

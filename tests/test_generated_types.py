@@ -97,7 +97,8 @@ def test_random_games_end(rule_file: Path) -> None:
     played = 0
     for state, _ in random_games(rule_file, range(4)):
         assert len(state.scores()) == state.num_players
-        assert state.winners()
+        # (a draw by declared returns, every seat's the same, has no winner: docs/language.md, "Returns")
+        assert state.winners() or (state.RETURNS and len(set(state.declared_returns())) == 1)
         for p in range(state.num_players):
             assert isinstance(state.observation(p), dict)
         played += 1

@@ -41,6 +41,18 @@ def standings(state: State, estimate: str | None) -> list[int]:
     return [int(value(p)) for p in range(state.num_players)]
 
 
+def returns_rewards(state: State) -> list[float]:
+    """Each player's reward, 0 to 1, for a finished game of a rule set declaring `returns:`: its
+    return placed in the declared `range:` (chips count, not only who won), else between the
+    least and the most return of the game (the best 1, the worst 0); 1/players each where the
+    range is one number or every return is the same (a draw, as the winners' share of one)."""
+    values = state.declared_returns()
+    low, high = state.RETURNS_RANGE if state.RETURNS_RANGE is not None else (min(values), max(values))
+    if high == low:
+        return [1.0 / len(values)] * len(values)
+    return [(r - low) / (high - low) for r in values]
+
+
 def rewards(state: State, estimate: str | None = None) -> list[float]:
     """Each player's reward, 0 to 1, for a position a simulation ended at. A finished game:
     the winners share 1. A game cut short: by the seat's lead over the best other score, relative
@@ -50,6 +62,8 @@ def rewards(state: State, estimate: str | None = None) -> list[float]:
     even where a short play-out does not change the order. With `estimate`, the lead is in that
     definition's value rather than in score (`standings`)."""
     n = state.num_players
+    if state.terminal and state.RETURNS:
+        return returns_rewards(state)
     if state.terminal:
         winners = state.winners()
         share = 1.0 / len(winners) if winners else 0.0

@@ -28,6 +28,7 @@ import time
 from ..runtime.errors import IllegalAction
 from ..runtime.rng import Rng
 from ..runtime.state import Action, State
+from .evaluate import returns_rewards
 from .evaluate import rewards as cut_rewards
 
 
@@ -148,6 +149,8 @@ class ISMCTSAgent:
             # by the lead, not only by who leads: with more actions than iterations each root
             # child is weighed by one play-out, and a binary reward would tie most of them
             return cut_rewards(state, self.estimate)
+        if state.RETURNS:  # (`returns:`: the returns the game declares, placed between 0 and 1)
+            return returns_rewards(state)
         n = state.num_players
         scores = state.scores()
         low, high = min(scores), max(scores)

@@ -17,9 +17,10 @@ from .shared import CliError, literal, plural, print_diagnostics, rule_file_of, 
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def command(ruleset: str, name: str | None, as_json: bool) -> None:
     """What RULESET defines, and so what a variant of it can change: every option, enumeration,
-    component, state field, definition, procedure, phase, action, trigger, scoring term and
-    invariant, with its signature, doc and file:line. With NAME: its definition, every place it
-    is used, and what each variant built on RULESET (the rule files of its folder) changes in it."""
+    component, state field, definition, procedure, phase, action, trigger, scoring term,
+    invariant and `returns:`, with its signature, doc and file:line. With NAME: its definition,
+    every place it is used, and what each variant built on RULESET (the rule files of its folder)
+    changes in it."""
     from ..compiler import driver
     from ..compiler.check import check
     from ..explain import KINDS, catalogue, explain_name

@@ -391,9 +391,16 @@ def announce_end(state: State) -> None:
     info = state.game.info
     scores = state.scores()
     click.echo("final scores: " + ", ".join(f"{seat_name(info, p)} {s}" for p, s in enumerate(scores)))
+    if state.RETURNS:  # (`returns:`: each seat's return, and a draw, every return the same, has no winner)
+        returns = state.declared_returns()
+        click.echo("returns: " + ", ".join(f"{seat_name(info, p)} {r:+d}" if r else f"{seat_name(info, p)} 0"
+                                           for p, r in enumerate(returns)))
     winners = state.winners()
     names = ", ".join(seat_name(info, p) for p in winners)
-    click.echo(f"tie between {names}" if len(winners) > 1 else f"winner: {names}")
+    if not winners:
+        click.echo("a draw: nobody wins")
+    else:
+        click.echo(f"tie between {names}" if len(winners) > 1 else f"winner: {names}")
 
 
 @click.command("play")

@@ -46,7 +46,8 @@ def summary_tables(summary: Summary, seconds: float, workers: int, roles: Sequen
         e = summary.first_error
         error_row += f" (first: game {e['game']}, seed {e['seed']}: {e['message']})"
     head.add_row("errors", literal(error_row))
-    head.add_row("draws (several winners)", str(summary.draws))
+    returns = data.get("returns_mean_by_seat")  # (a rule set declaring `returns:`)
+    head.add_row("draws (no single winner)" if returns is not None else "draws (several winners)", str(summary.draws))
     head.add_row("turns mean / min / max",
                  f"{num(data['turns_mean'])} / {num(data['turns_min'])} / {num(data['turns_max'])}")
     head.add_row("moves mean / min / max",
@@ -61,11 +62,15 @@ def summary_tables(summary: Summary, seconds: float, workers: int, roles: Sequen
     seats.add_column("wins", justify="right")
     seats.add_column("win rate", justify="right")
     seats.add_column("mean score", justify="right")
+    if returns is not None:
+        seats.add_column("mean return", justify="right")
     for p in range(summary.players):
         name = f"P{p + 1}" + (f" ({roles[p]})" if p < len(roles) else "")
         rate = f"{summary.wins[p] / summary.finished:.1%}" if summary.finished else "-"
         agent = [literal(summary.agents[p])] if agents else []
-        seats.add_row(literal(name), *agent, str(summary.wins[p]), rate, num(data["scores_mean_by_seat"][p]))
+        mean_return = [num(returns[p])] if returns is not None else []
+        seats.add_row(literal(name), *agent, str(summary.wins[p]), rate, num(data["scores_mean_by_seat"][p]),
+                      *mean_return)
     return [head, seats]
 
 

@@ -16,7 +16,9 @@ A `Bridge` is one rule set at one player count with its options fixed. It gives:
   E3` is two steps, or one when only turning back is legal).
 - The observation of a seat as a vector of fixed length (`Layout`), made from the declared
   fields and from `state.observation(seat)` only, so that it never shows what the rules hide.
-- The returns: the winners share one point, centred so that the game is zero-sum (below).
+- The returns: `State.returns()`, the rule set's `returns:` where it declares them (`utility`
+  says whether they are zero-sum, constant-sum or general-sum, and `utility_bounds` their least
+  and most), else the winners' share of one point, centred so that the game is zero-sum.
 - A `Position`: a game whose chance is explicit (OpenSpiel's chance nodes), or drawn from the
   state's own seeded generator (PettingZoo).
 
@@ -52,11 +54,12 @@ from ..compiler.types import Ty
 from ..core.paths import RULE_FILE_SUFFIXES, is_ruleset_id, ruleset_file
 from ..core.source import CompileError
 from ..runtime.errors import BadSetup, IllegalAction
-from ..runtime.limits import MAX_INT
+from ..runtime.limits import MAX_INT, MAX_ITEMS
 from ..runtime.mechanics import OUTCOMES, ChanceNeeded
 from ..runtime.order import sort_key
 from ..runtime.rng import Rng
 from ..runtime.state import HIDDEN, PASS, Action, Game, State
+from ..runtime.state import utilities as utilities  # (the returns of a rule set declaring none)
 
 # The most decisions (tokens chosen) of one game before it is cut short, as a draw, unless told
 # otherwise: no rule set declares the length of its games. The longest of 20 random games took
@@ -88,15 +91,13 @@ def rule_file(ruleset: str | os.PathLike[str]) -> Path:
     return Path(ruleset)
 
 
-def utilities(winners: Sequence[int], players: int) -> list[float]:
-    """The returns of a finished game: the winners share one point, centred so the game is
-    zero-sum. A seat's share s is 1/len(winners) if it won, else 0; its return is
-    (players * s - 1) / (players - 1): 1 for a lone winner, -1/(players - 1) for a loser, 0 for
-    all when everyone ties (alone at the table: 1)."""
-    if players == 1:
-        return [1.0]
-    share = 1.0 / len(winners) if winners else 0.0
-    return [(players * (share if p in winners else 0.0) - 1.0) / (players - 1) for p in range(players)]
+def utility_kind(cls: type[State]) -> str:
+    """What the returns of every game of a rule set (its state class) add up to, as OpenSpiel's
+    GameType.Utility names it: `zero_sum` (the winners' share, or `returns:` with `sum: 0`),
+    `constant_sum` (another `sum:`), `general_sum` (`returns:` without `sum:`)."""
+    if not cls.RETURNS or cls.RETURNS_SUM == 0:
+        return "zero_sum"
+    return "general_sum" if cls.RETURNS_SUM is None else "constant_sum"
 
 
 def _labels(state: State, kind: str) -> tuple[str, ...]:
@@ -446,6 +447,30 @@ class Bridge:
         self.max_chance_outcomes = _chance_bound(program, probe, ruleset)
         self._initial: Position | None = None
 
+    # -- the returns
+    @property
+    def utility(self) -> str:
+        """`zero_sum`, `constant_sum` or `general_sum`: `utility_kind` of the rule set."""
+        return utility_kind(self.game.state_class)
+
+    @property
+    def utility_sum(self) -> float | None:
+        """What the returns of every game add up to (None: general-sum; alone at the table: None)."""
+        cls = self.game.state_class
+        if not cls.RETURNS:
+            return 0.0 if self.players > 1 else None
+        return None if cls.RETURNS_SUM is None else float(cls.RETURNS_SUM)
+
+    @property
+    def utility_bounds(self) -> tuple[float, float]:
+        """The least and most return of one seat: of the winners' share, -1/(players - 1) and 1;
+        of declared returns, their `range:`, else the limits of a whole number (±2**63 - 1)."""
+        cls = self.game.state_class
+        if not cls.RETURNS:
+            return (-1.0 / (self.players - 1) if self.players > 1 else 0.0), 1.0
+        least, most = cls.RETURNS_RANGE if cls.RETURNS_RANGE is not None else (-MAX_INT, MAX_INT)
+        return float(least), float(most)
+
     # -- positions
     def initial(self) -> Position:
         """A new game with its chance explicit (the setup's draws are chance nodes)."""
@@ -531,6 +556,15 @@ def _outcomes(call: t.Builtin, program: t.TypedProgram, probe: State) -> int | N
         return len(_labels(probe, ty.name))
     if ty.kind == "bool":
         return 2
+    if call.func in ("draw", "draw_from") and call.args:
+        # A value of no declared number (a number, a list ...) drawn from a set or a list: its
+        # outcomes are the distinct items of what it draws from, as many as the items written
+        # of a set or list written out, else at most as many as a list or set may hold (a limit
+        # of a move, runtime/limits.py: a larger one stops the game before it is drawn from).
+        items = call.args[0]
+        if isinstance(items, t.Collection):
+            return max(1, len(items.items))
+        return MAX_ITEMS
     return None
 
 
@@ -627,7 +661,7 @@ class Position:
         if self.truncated or not self.is_terminal():
             return [0.0] * self.bridge.players
         assert self.state is not None
-        return utilities(self.state.winners(), self.bridge.players)
+        return self.state.returns()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The outcomes of the draw waiting (by rank) and their probabilities."""

@@ -14,8 +14,10 @@ set. What the game is (rulewright.interop.core says how each part is made):
   chance node whose outcomes are the distinct values it can draw, with their probabilities; the
   setup's draws come first), of perfect information only when every field is seen by all;
 - its actions are tokens: a move is chosen in steps (its name, then its arguments);
-- zero-sum, rewards at the end only: the winners share one point, centred (1 for a lone
-  winner, -1/(players - 1) for a loser, 0 for all in a draw);
+- rewards at the end only: the rule set's `returns:` where it declares them (ZERO_SUM with
+  `sum: 0`, CONSTANT_SUM with another `sum:`, else GENERAL_SUM; the utility's bounds its
+  `range:`, else those of a 64-bit number), else zero-sum, the winners sharing one point,
+  centred (1 for a lone winner, -1/(players - 1) for a loser, 0 for all in a draw);
 - an observation (string and tensor) made from `state.observation(player)`, so from the
   declared visibility only; an information state: the observation and the player's own moves
   (as text for the string, as counts of tokens for the tensor). The state keeps no history, so
@@ -35,12 +37,16 @@ import pyspiel
 
 from ..core.paths import bundled_rulesets
 from ..runtime.errors import BadSetup
-from .core import DEFAULT_MAX_GAME_LENGTH, Bridge, Key, Position, bridge, key, rule_file
+from .core import DEFAULT_MAX_GAME_LENGTH, Bridge, Key, Position, bridge, key, rule_file, utility_kind
 
 _TYPES: dict[str, Any] = {}  # short name -> the GameType registered
 _RULESETS: dict[str, str] = {}  # short name -> the rule set (id or rule file)
 _MAKERS: list[type] = []
 RESERVED = ("players", "max_game_length")
+
+
+_UTILITY = {"zero_sum": pyspiel.GameType.Utility.ZERO_SUM, "constant_sum": pyspiel.GameType.Utility.CONSTANT_SUM,
+            "general_sum": pyspiel.GameType.Utility.GENERAL_SUM}
 
 
 def short_name(ruleset: str | os.PathLike[str]) -> str:
@@ -78,7 +84,7 @@ def register(ruleset: str | os.PathLike[str]) -> str:
         information=(pyspiel.GameType.Information.PERFECT_INFORMATION
                      if all(f.visible == "all" and not f.hides_items for f in game.state_class.FIELDS)
                      else pyspiel.GameType.Information.IMPERFECT_INFORMATION),
-        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        utility=_UTILITY[utility_kind(game.state_class)],
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=max(info.players),
         min_num_players=min(info.players),
@@ -139,13 +145,14 @@ class RulewrightGame(pyspiel.Game):  # type: ignore[misc]
                 provides_observation_string=True, provides_observation_tensor=True,
                 parameter_specification=game_type.parameter_specification)
         players = b.players
+        least, most = b.utility_bounds
         info = pyspiel.GameInfo(
             num_distinct_actions=len(b.vocabulary),
             max_chance_outcomes=b.max_chance_outcomes,
             num_players=players,
-            min_utility=-1.0 / (players - 1) if players > 1 else 0.0,
-            max_utility=1.0,
-            utility_sum=0.0 if players > 1 else None,
+            min_utility=least,
+            max_utility=most,
+            utility_sum=b.utility_sum,
             max_game_length=b.max_game_length,
         )
         super().__init__(game_type, info, {"players": players, "max_game_length": b.max_game_length, **b.options})

@@ -13,8 +13,10 @@ The agents are `player_0`, `player_1`, ... (seat 1 is `player_0`). An action is 
 agent acts again until its move is made), `Discrete(tokens)`; an observation is a dict of
 `observation`, the seat's observation as a float32 vector made from the declared fields and
 their visibility (`Box` with the bounds of each part), and `action_mask`, the legal tokens (int8;
-all zeros for an agent not to act). Rewards come at the end: the winners share one point,
-centred so the game is zero-sum. Chance is the game's own: a game is `rulewright`'s game of the
+all zeros for an agent not to act). Rewards come at the end: the rule set's `returns:` where it
+declares them (`env.utility` says whether they are zero-sum, constant-sum or general-sum,
+`env.reward_range` their least and most), else the winners share one point, centred so the game
+is zero-sum. Chance is the game's own: a game is `rulewright`'s game of the
 seed given to `reset` (without one, the next seed of those the last given one derives, from 0).
 The rule set's options are fixed when the environment is made; `reset`'s `options` are not used.
 A game longer than `max_game_length` decisions is truncated. `render()`: the text drawing of the
@@ -58,6 +60,9 @@ class RulewrightEnv(AECEnv):  # type: ignore[misc]
         b = self.bridge
         self.metadata = {"render_modes": list(RENDER_MODES), "name": _name(b), "is_parallelizable": False}
         self.render_mode = render_mode
+        # what the rewards of a game add up to (`zero_sum`, `constant_sum` with `utility_sum`,
+        # `general_sum`), and the least and most reward of one agent: PettingZoo has no field for them
+        self.utility, self.utility_sum, self.reward_range = b.utility, b.utility_sum, b.utility_bounds
         self.possible_agents = [f"player_{p}" for p in range(b.players)]
         layout = b.layout
         tokens = len(b.vocabulary)

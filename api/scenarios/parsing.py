@@ -310,8 +310,20 @@ def _expectations(p: Problems, s: Scenario, node: YNode | None, game: Game) -> l
                     p.error(v.span, "each player maps scoring terms to points: {alliances: 6}")
             if not isinstance(value, YMap):
                 p.error(value.span, "`score_terms:` maps players to their points per scoring term")
+        elif kind == "returns":
+            if not state.RETURNS:
+                p.error(value.span, f"{game.info.ruleset} declares no `returns:`: its players' returns are the "
+                        "winners' share", "expect the winners: `winners: [...]`")
+            elif isinstance(value, YMap) and value.items:
+                for k, v in value.items:
+                    seat_of(p, s, k, state.num_players)
+                    if not (isinstance(v, YScalar) and is_int(v.value)):
+                        p.error(v.span, "a return is a whole number")
+            else:
+                p.error(value.span, "`returns:` maps players to their returns: {Alex: 2, Barbara: -2}")
         elif kind in ("winners",):
-            if isinstance(value, YSeq) and not value.items:  # (a game over has a winner at least)
+            # (a game over has a winner at least, but a draw by declared returns: docs/language.md "Returns")
+            if isinstance(value, YSeq) and not value.items and not state.RETURNS:
                 p.error(value.span, "`winners: []` can never hold: a finished game has at least one winner",
                         "to say that the game goes on, write `terminal: false`")
             elif isinstance(value, YSeq):

@@ -193,6 +193,19 @@ def _compare(s: Scenario, state: State, result: Result, error: str | None) -> No
                     wanted_score = v.value if isinstance(v, YScalar) else None
                     result.checks.append(Check(f"score of {names[seat]}", wanted_score, scores[seat],
                                                scores[seat] == wanted_score))
+        elif e.kind == "returns" and isinstance(node, YMap):
+            if not state.is_terminal():  # (the returns are read once the game is over)
+                result.checks.append(Check("returns", {str(k.value): v.value for k, v in node.items
+                                                       if isinstance(v, YScalar)},
+                                           "none yet: the game is not over", False))
+                continue
+            returns = state.declared_returns()
+            for k, v in node.items:
+                seat = seat_of(p, s, k, state.num_players)
+                if seat is not None:
+                    wanted_return = v.value if isinstance(v, YScalar) else None
+                    result.checks.append(Check(f"return of {names[seat]}", wanted_return, returns[seat],
+                                               returns[seat] == wanted_return))
         elif e.kind == "score_terms" and isinstance(node, YMap):
             for k, v in node.items:
                 seat = seat_of(p, s, k, state.num_players)

@@ -68,6 +68,10 @@ function drawBoard(data) {
   let text;
   if (data.terminal) {
     text = "Game over" + (data.winners && data.winners.length ? ": won by " + data.winners.map(p => "P" + p).join(", ") : "");
+    if (data.returns) {  // (a rule set declaring `returns:`: each seat's, and a draw when nobody wins)
+      text += (data.winners.length ? "" : ": a draw") + "; returns " +
+        data.returns.map((r, i) => "P" + (i + 1) + " " + (r > 0 ? "+" : "") + r).join(", ");
+    }
   } else {
     text = "Turn " + data.turn + ", phase " + data.phase + ": P" + data.to_act + " to act";
   }

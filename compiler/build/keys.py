@@ -11,6 +11,7 @@ TOP_KEYS = (
     "enums", "components", "setup", "records",
     "options", "boards", "dice", "state", "define", "procedures", "phases", "actions", "triggers",
     "end", "scoring", "winner", "tie_break", "invariants", "drawing",
+    "returns",
 )
 DRAWING_KEYS = ("colours", "icons")
 # The colour names a `drawing:` colour may be, beside `#rgb` and `#rrggbb` (api/draw.py draws each).
@@ -34,6 +35,7 @@ FIELD_KEYS = ("per", "type", "values", "init", "visible", "doc", "shown_if", "hi
 PHASE_KEYS = ("start", "actions", "when_stuck", "then", "actor")
 ACTION_KEYS = ("choose", "when", "text", "others_text", "revealed_when", "effect", "doc")
 DEFINE_KEYS = ("value", "cached")  # a definition written as a mapping: `{value: "...", cached: true}`
+RETURNS_KEYS = ("value", "sum", "range", "doc")  # `returns:` as a mapping: `{value: "...", sum: 0}`
 TRIGGER_KEYS = ("after", "at", "when", "effect", "doc")
 VISIBILITY = ("all", "owner", "none", "size")
 VISIBLE_TO_KEYS = ("to",)  # `visible: {to: <player over k>}`: entry or item k seen by that player only

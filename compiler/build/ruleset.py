@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import re
 
-from ...core.load import YMap, YScalar
+from ...core.load import YMap, YNode, YScalar
 from ...core.source import Diagnostic, SourceSpan, did_you_mean
+from ...runtime.limits import MAX_INT
 from .. import ir
 from ..merge import Stacked
 from ..names import IMPLICIT, MODULE_API, const_name
@@ -16,7 +17,7 @@ from .boards import read_boards
 from .definitions import read_defines, read_invariants, read_procedures, read_scoring
 from .drawing import read_drawing
 from .fields import field_enums, read_fields
-from .keys import LANGUAGE_VERSION, TOP_KEYS, WINNER_RULES
+from .keys import LANGUAGE_VERSION, RETURNS_KEYS, TOP_KEYS, WINNER_RULES
 from .kinds import read_components, read_dice, read_enums, read_records
 from .options import read_options, read_players
 from .reader import Reader
@@ -78,6 +79,7 @@ def build_ir(tree: YMap, files: tuple[str, ...], variant: str = "base", merged: 
     scoring = read_scoring(r, tree.get("scoring"), tree.span, merged, files)
     tie_break = r.expr(tree.get("tie_break"), "tie_break") if tree.get("tie_break") is not None else None
     invariants = read_invariants(r, tree.get("invariants"))
+    returns = _returns(r, tree.get("returns"))
     winner = _winner(r, tree)
     title, author = _title_and_author(r, tree, game)
     _constants(r, phases, dice, components)
@@ -114,6 +116,7 @@ def build_ir(tree: YMap, files: tuple[str, ...], variant: str = "base", merged: 
         colours=colours,
         icons=icons,
         invariants=invariants,
+        returns=returns,
     )
     return ruleset, r.diagnostics
 
@@ -139,6 +142,57 @@ def _winner(r: Reader, tree: YMap) -> str:
         assert node is not None
         r.error(node.span, f"unknown winner rule `{winner}`", did_you_mean(winner, WINNER_RULES))
     return winner
+
+
+def _returns(r: Reader, node: YNode | None) -> ir.Returns | None:
+    """`returns:`, each seat's return once the game is over: `"expression"`, or `{value:
+    "expression", sum: 0, range: [-13, 13]}` (docs/language.md, "Returns")."""
+    if node is None:
+        return None
+    total: int | None = None
+    bounds: tuple[int, int] | None = None
+    written: YNode | None = node
+    if isinstance(node, YMap):
+        r.keys(node, RETURNS_KEYS, "`returns:`")
+        written = node.get("value")
+        if written is None:
+            r.error(node.span, "`returns:` needs `value:`, each seat's return as an int over `player`",
+                    'write `returns: "chips[player] - 10"`, or `returns: {value: "chips[player] - 10", sum: 0}`')
+        if node.get("sum") is not None:
+            total = _bounded(r, node.get("sum"), "`sum:` of `returns:`")
+        if node.get("range") is not None:
+            bounds = _range(r, node.get("range"))
+    expr = r.expr(written, "`returns:`") if written is not None else None
+    return ir.Returns(expr, total, bounds, node.span) if expr is not None else None
+
+
+def _bounded(r: Reader, node: YNode | None, what: str) -> int | None:
+    """A whole number of the rule file that the runtime compares returns with: within 64 bits."""
+    n = r.integer(node, what)
+    if n is not None and not -MAX_INT <= n <= MAX_INT:
+        assert node is not None
+        r.error(node.span, f"{what} is larger than the limit of whole numbers (±{MAX_INT:,}, 64 bits)")
+        return None
+    return n
+
+
+def _range(r: Reader, node: YNode | None) -> tuple[int, int] | None:
+    """`range: [least, most]` of `returns:`: the least and most one seat's return can be."""
+    seq = r.sequence(node, "`range:` of `returns:`")
+    if seq is None:
+        return None
+    if len(seq.items) != 2:
+        r.error(seq.span, "`range:` of `returns:` must be two whole numbers, `[least, most]`",
+                "e.g. `range: [-13, 13]`: the least and the most one seat's return can be")
+        return None
+    least, most = (_bounded(r, item, "`range:` of `returns:`") for item in seq.items)
+    if least is None or most is None:
+        return None
+    if least > most:
+        r.error(seq.span, f"`range:` of `returns:` goes from {least} down to {most}",
+                "write the least return first: `[least, most]`")
+        return None
+    return least, most
 
 
 def _title_and_author(r: Reader, tree: YMap, game: str) -> tuple[str, str]:

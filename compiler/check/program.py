@@ -72,11 +72,12 @@ def run(symbols: Symbols) -> t.TypedProgram:
     scoring = tuple(t.Score(term.name, _score_term(x, term), term.span) for term in rs.scoring)
     tie_break = _tie_break(x, rs.tie_break) if rs.tie_break is not None else None
     invariants = _invariants(x, rs.invariants)
+    returns = _returns(x, rs) if rs.returns is not None else None
     return t.TypedProgram(rs, symbols.tables.freeze(), tuple(components), tuple(fields),
                           with_versions(defines, x.define_bodies, rs.scoring), tuple(procedures), tuple(triggers),
                           tuple(phases), tuple(actions), setup, end, scoring, tie_break,
                           tuple((name, ty) for name, (ty, _) in sorted(fx.asks.items())), invariants,
-                          tuple(sorted(fx.secret_asks)))
+                          tuple(sorted(fx.secret_asks)), returns=returns)
 
 
 def _field(x: ExprTyper, f: ir.Field) -> t.Field:
@@ -219,6 +220,23 @@ def _tie_break(x: ExprTyper, e: ast.Expr) -> t.Expr:
     if not (compatible(INT, typed.ty) or compatible(list_of(INT), typed.ty)):
         x.error(e.span, f"type mismatch: `tie_break` must be int or list(int), not {typed.ty}",
                 "e.g. `tie_break: \"[gold[player], tiles[player]]\"`: the first that differs decides")
+    return typed
+
+
+def _returns(x: ExprTyper, rs: ir.RuleSet) -> t.Expr:
+    """`returns:`, each seat's return once the game is over: an int over `player` that reads the
+    game and draws no chance. The winners are then the seats of the highest return, so a rule
+    deciding them by score (`tie_break:`, `winner: lowest_score`) would be ignored: refused."""
+    assert rs.returns is not None
+    e = rs.returns.value
+    typed = x.rule_expr(e, "returns", Symbol("local", "player", entity("player"), "player", e.span))
+    x.want(INT, typed.ty, e.span, "`returns:`")
+    if rs.tie_break is not None:
+        x.error(rs.tie_break.span, "`tie_break:` decides winners by score, but with `returns:` the winners are "
+                "the seats of the highest return", "remove `tie_break:`, or fold it into `returns:`")
+    if rs.winner == "lowest_score":
+        x.error(rs.returns.span, "`winner: lowest_score` decides winners by score, but with `returns:` the "
+                "winners are the seats of the highest return", "remove `winner:`, or negate the score in `returns:`")
     return typed
 
 

@@ -108,3 +108,5 @@ def ending(lo: Lowerer) -> None:
         prog.tie_break = effects.condition_node(lo, typed.tie_break, "tie_break", "player")
         if typed.tie_break.ty.kind == "list":  # compared item by item: a tuple
             prog.tie_break, prog.tie_break_type = Call(Name("tuple"), (prog.tie_break,)), "tuple[int, ...]"
+    if typed.returns is not None:
+        prog.returns = effects.condition_node(lo, typed.returns, "returns", "player")

@@ -68,6 +68,7 @@ def map_program(program: t.TypedProgram, f: ExprFn) -> t.TypedProgram:
         end=opt(program.end),
         scoring=tuple(replace(sc, expr=f(sc.expr)) for sc in program.scoring),
         tie_break=opt(program.tie_break),
+        returns=opt(program.returns),
         invariants=tuple(replace(inv, expr=f(inv.expr)) for inv in program.invariants),
     )
 

@@ -1,0 +1,169 @@
+"""Simultaneous decisions (`simultaneous:` on a phase; docs/language.md "Simultaneous decisions"):
+every seat the phase lists chooses, none seeing the others' choices; `choosing()`,
+`legal_actions(seat)` and `apply(action, seat=...)` say and take who chooses what; the move is
+played once all have chosen, the same whatever order they chose in; a state is copied, saved and
+restored mid-way; a pending choice is never in another seat's observation.
+
+tests/games/sumo-bids.yaml is the test game (OpenSpiel's oshi_zumo, small); the suite's property
+tests over every test game (test_generated_types, test_visibility, ...) play it too.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from rulewright import load_rules
+from rulewright.runtime import BadSetup, GameError, IllegalAction, State
+
+GAMES = Path(__file__).parent / "games"
+SUMO = GAMES / "sumo-bids.yaml"
+
+
+def sumo(seed: int = 0) -> State:
+    return load_rules(SUMO).new_state(2, seed)
+
+
+def test_both_seats_choose_and_nothing_moves_until_both_have() -> None:
+    state = sumo()
+    assert state.is_simultaneous() and state.choosing() == [0, 1] and state.to_act() == 0
+    assert [str(a) for a in state.legal_actions(1)] == [f"bid {n}" for n in range(6)]
+    fields = state.to_json()["fields"]
+    state.apply("bid 2", seat=1)  # the second seat first: any order
+    assert state.choosing() == [0] and state.to_act() == 0
+    assert state.to_json()["fields"] == fields  # a choice changes nothing until all have chosen
+    assert state.legal_actions(1) == []  # it has chosen
+    state.apply("bid 1")  # the seat to act, as apply() always plays
+    assert state.to_json()["fields"] == {"coins": [4, 3], "bid": [1, 2], "wrestler": -1, "rounds": 1}
+    assert state.told() == ["P1 bids 1", "P2 bids 2"]  # each seat's effect, in seat order
+    assert state.choosing() == [0, 1] and state.moves == 2
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_order_the_seats_choose_in_changes_nothing(seed: int) -> None:
+    rng = random.Random(seed)
+    in_order, shuffled = sumo(seed), sumo(seed)
+    while not in_order.is_terminal():
+        picks = {p: rng.choice(in_order.legal_actions(p)) for p in in_order.choosing()}
+        for p in sorted(picks):
+            in_order.apply(str(picks[p]), seat=p)
+        for p in sorted(picks, reverse=True):
+            shuffled.apply(str(picks[p]), seat=p)
+        assert shuffled.to_json() == in_order.to_json()
+    assert shuffled.winners() == in_order.winners()
+
+
+def test_a_state_mid_way_is_copied_saved_and_restored() -> None:
+    state = sumo(4)
+    state.apply("bid 3", seat=1)
+    saved = state.to_json()
+    assert saved["chosen"] == [[1, "bid 3"]]
+    game = load_rules(SUMO)
+    for copy in (state.clone(), game.state_from_json(saved), game.state_from_json(json.dumps(saved))):
+        assert copy.to_json() == saved and copy.choosing() == [0]
+        assert str(copy.chosen_by(1)) == "bid 3"
+        copy.apply("bid 0")
+        assert copy.to_json()["fields"]["wrestler"] == -1
+    assert state.choosing() == [0]  # the copies played on; the state did not
+
+
+@pytest.mark.parametrize("chosen, why", [
+    ([[1, "bid 9"]], "not a choice of P2"),
+    ([[0, "bid 1"], [1, "bid 1"]], "every seat"),
+    ([[3, "bid 1"]], "increasing order of seat"),
+    ([[1, "bid 1"], [0, "bid 1"]], "increasing order of seat"),
+    ("bid 1", "pairs"),
+    ([], "pairs"),
+])
+def test_a_saved_choice_that_is_none_is_refused(chosen: object, why: str) -> None:
+    saved = sumo().to_json()
+    saved["chosen"] = chosen
+    with pytest.raises(BadSetup, match=why):
+        load_rules(SUMO).state_from_json(saved)
+
+
+def test_a_choice_is_refused_where_it_is_none() -> None:
+    state = sumo()
+    state.apply("bid 0", seat=1)
+    before = state.to_json()
+    with pytest.raises(IllegalAction, match="P2 has nothing to choose now"):
+        state.apply("bid 1", seat=1)  # chosen already
+    with pytest.raises(IllegalAction, match="no player 5"):
+        state.apply("bid 1", seat=5)
+    with pytest.raises(IllegalAction, match="the 6 legal actions are"):
+        state.apply("bid 9", seat=0)
+    assert state.to_json() == before
+
+
+def test_a_pending_choice_is_never_in_another_seats_view() -> None:
+    """Whatever P2 chose, P1 sees the same: its observation and the text of P2's move."""
+    views = set()
+    for n in range(6):
+        state = sumo(2)
+        state.apply(f"bid {n}", seat=1)
+        chosen = state.chosen_by(1)
+        assert chosen is not None
+        views.add(json.dumps([state.observation(0), state.move_text(chosen, 0, 1)], sort_keys=True))
+        assert state.observation(1)["chosen"] == f"bid {n}"  # its own, it sees
+        assert state.move_text(chosen, 1, 1) == f"bid {n}"
+    assert len(views) == 1
+    assert json.loads(views.pop())[1] == "bid"
+
+
+def test_random_games_end_in_any_order_of_the_seats() -> None:
+    rng = random.Random(7)
+    for seed in range(5):
+        state = sumo(seed)
+        while not state.is_terminal():
+            seats = state.choosing()
+            rng.shuffle(seats)
+            for p in seats:
+                state.apply(rng.choice(state.legal_actions(p)), seat=p)
+        assert state.choosing() == [] and state.legal_actions(0) == []
+        assert sorted(state.winners()) == sorted(p for p, s in enumerate(state.scores()) if s == max(state.scores()))
+
+
+VARIANT = """\
+rulewright: 1
+extends: {base}
+game: sumo-bids
+actions:
+  offer:
+    choose: {{n: "range(0, coins[deciding] + 1)"}}
+    text: "bid {{n}}"
+    effect:
+      - bid[deciding] = n
+      - coins[deciding] -= n
+      - ask deciding to choose shout in range(0, 2):   # an action that asks: the move waits mid-way
+        - rounds += shout
+"""
+
+
+def test_an_action_that_asks_waits_in_the_simultaneous_move(tmp_path: Path) -> None:
+    path = tmp_path / "asking.yaml"
+    path.write_text(VARIANT.format(base=SUMO.resolve()), encoding="utf-8")
+    game = load_rules(path)
+    state = game.new_state(2, 1)
+    state.apply("bid 2", seat=1)
+    state.apply("bid 1", seat=0)
+    assert not state.is_simultaneous() and state.to_act() == 0 and state.choosing() == [0]
+    assert [str(a) for a in state.legal_actions()] == ["shout 0", "shout 1"]
+    saved = state.to_json()
+    assert saved["pending"]["played"] == ["bid 1"] and saved["pending"]["before"]["chosen"] == [[1, "bid 2"]]
+    for copy in (state, state.clone(), game.state_from_json(saved)):
+        copy.apply("shout 1")
+        assert copy.to_act() == 1  # P2's effect, then its question
+        copy.apply("shout 1")
+        assert copy.to_json()["fields"]["rounds"] == 3 and copy.choosing() == [0, 1]
+
+
+def test_a_phase_listing_nobody_is_a_game_error(tmp_path: Path) -> None:
+    path = tmp_path / "nobody.yaml"
+    path.write_text(f"rulewright: 1\nextends: {SUMO.resolve()}\ngame: sumo-bids\n"
+                    "phases:\n  bidding:\n    simultaneous: \"[p for p in players if coins[p] > 9]\"\n"
+                    "    actions: [offer]\n", encoding="utf-8")
+    with pytest.raises(GameError, match="lists no seat to choose"):
+        load_rules(path).new_state(2, 0).choosing()

@@ -462,7 +462,8 @@ class State:
         if observer is None or observer == actor or self.terminal:
             return str(action)
         chosen = self._chosen
-        if chosen is not None and actor is not None and chosen.get(actor) == action:  # chosen at once: unseen yet
+        if actor is not None and (chosen is not None and chosen.get(actor) == action  # chosen at once: unseen yet
+                                  or self.is_simultaneous() and actor in self.choosing()):  # (or choosing now)
             hidden = self._text_for_others(action)
             return hidden if hidden is not None else (self.TEXT_PREFIX.get(action.name) or action.name).strip()
         if isinstance(action, Answer):  # (the choice's name alone, for an answer given secretly)

@@ -167,3 +167,40 @@ def test_a_phase_listing_nobody_is_a_game_error(tmp_path: Path) -> None:
                     "    actions: [offer]\n", encoding="utf-8")
     with pytest.raises(GameError, match="lists no seat to choose"):
         load_rules(path).new_state(2, 0).choosing()
+
+
+def test_leaks_finds_none_and_would_find_a_choice_shown(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`rulewright leaks` samples states where a seat has chosen: none leaks; an observation that
+    showed the others' choices would be reported (the check can fail)."""
+    from rulewright.leaks import find_leaks
+
+    game = load_rules(SUMO)
+    assert find_leaks(game, 6).leaks == []
+    honest = State.observation
+
+    def showing(self: State, player: int) -> dict[str, object]:
+        seen = honest(self, player)
+        seen["others"] = [str(self.chosen_by(p)) for p in range(self.num_players)]
+        return seen
+
+    monkeypatch.setattr(State, "observation", showing)
+    leaks = find_leaks(game, 6).leaks
+    assert [leak.field for leak in leaks][:1] == ["choices in phase bidding"]
+
+
+def test_a_log_replays_in_the_order_the_seats_chose(tmp_path: Path) -> None:
+    from rulewright.replay import Divergence, replay_log
+
+    state = sumo(5)
+    lines = [{"ruleset": str(SUMO.resolve()), "players": 2, "seed": 5, "options": {}}]
+    for first, second in ((1, 0), (0, 1), (1, 0)):
+        for seat, n in ((first, 1), (second, 0)):
+            state.apply(f"bid {n}", seat=seat)
+            lines.append({"player": seat, "action": f"bid {n}"})
+    log = tmp_path / "game.jsonl"
+    log.write_text("\n".join(json.dumps(x) for x in [*lines, {"final": state.to_json()}]) + "\n", encoding="utf-8")
+    assert replay_log(log) == (6, state.is_terminal())
+    lines[2] = {"player": 1, "action": "bid 1"}  # P2 twice in one decision
+    log.write_text("\n".join(json.dumps(x) for x in [*lines, {"final": state.to_json()}]) + "\n", encoding="utf-8")
+    with pytest.raises(Divergence, match="P1 is to act"):
+        replay_log(log)

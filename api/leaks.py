@@ -195,6 +195,8 @@ def _move_texts(game: Game, worlds: list[State], seat: int,
             if after.is_terminal():  # (at the end everyone reads every text)
                 continue
             texts = (world.move_text(action, seat, actor), after.move_text(action, seat, actor))
+            if world.is_simultaneous():  # a choice made at once with others is read once made (State.move_text)
+                texts = (texts[1], texts[1])
             text = texts[0] if texts[0] == texts[1] else f"{texts[0]}` (then `{texts[1]})"
             other_text, other_answers, other_told, other_world, other = read.setdefault(
                 f"{action.name} {seen}", (text, answers, told, world, action))

@@ -462,8 +462,9 @@ class State:
         if observer is None or observer == actor or self.terminal:
             return str(action)
         chosen = self._chosen
-        if actor is not None and (chosen is not None and chosen.get(actor) == action  # chosen at once: unseen yet
-                                  or self.is_simultaneous() and actor in self.choosing()):  # (or choosing now)
+        # a choice made in a simultaneous decision still open: unseen yet (a caller showing such a move as it is
+        # made reads its text once it is made: `play`)
+        if actor is not None and chosen is not None and chosen.get(actor) == action:
             hidden = self._text_for_others(action)
             return hidden if hidden is not None else (self.TEXT_PREFIX.get(action.name) or action.name).strip()
         if isinstance(action, Answer):  # (the choice's name alone, for an answer given secretly)

@@ -204,3 +204,42 @@ def test_a_log_replays_in_the_order_the_seats_chose(tmp_path: Path) -> None:
     log.write_text("\n".join(json.dumps(x) for x in [*lines, {"final": state.to_json()}]) + "\n", encoding="utf-8")
     with pytest.raises(Divergence, match="P1 is to act"):
         replay_log(log)
+
+
+def test_the_web_board_lets_each_person_choose_in_any_order_and_shows_no_other_choice() -> None:
+    from rulewright.web import make_app
+    from tests.helpers.web import PageClient, api
+
+    app, start = make_app(str(SUMO))
+    client = PageClient(app)
+    form = {"ruleset": str(SUMO), "players": "2", "seed": "3", "seat1": "human", "seat2": "human"}
+    r = client.post("/new", data=form)
+    assert r.status_code == 303, r.text
+    key = r.headers["Location"].removeprefix("/game/")
+    for seat in ("1", "2"):  # both choose now: each is sent its own moves
+        data = api(client, f"/api/game/{key}?seat={seat}").json
+        assert data["choosing"] == [1, 2] and data["moves"] == [f"bid {n}" for n in range(6)]
+    played = api(client, f"/api/game/{key}/move", {"seat": "2", "text": "bid 4"}).json  # the second seat first
+    assert played["chosen"] == "bid 4" and played["moves"] == [] and played["history"] == ["P2 bid 4"]
+    other = api(client, f"/api/game/{key}?seat=1").json
+    assert other["choosing"] == [1] and other["chosen"] is None and other["history"] == ["P2 bid"]
+    assert "bid 4" not in json.dumps({k: v for k, v in other.items() if k != "moves"})  # (its own moves list it)
+    again = api(client, f"/api/game/{key}/move", {"seat": "2", "text": "bid 1"}).json
+    assert "not your turn" in again["illegal"]["why"]
+    done = api(client, f"/api/game/{key}/move", {"seat": "1", "text": "bid 2"}).json
+    assert done["history"][0] == "P2 bid 4" and done["history"][1].startswith("P1 bid 2")
+    assert done["choosing"] == [1, 2]
+
+
+def test_play_asks_each_person_and_shows_no_choice_before_all_have_chosen(tmp_path: Path) -> None:
+    from tests.helpers.cli import run
+
+    log = tmp_path / "game.jsonl"
+    result = run("play", str(SUMO), "--seat", "1=human", "--seat", "2=human", "--seed", "1", "--log", str(log),
+                 input="bid 2\nbid 1\nquit\n")
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.output.splitlines() if " plays " in line]
+    assert lines == ["P1 (seat1) plays bid", "P2 (seat2) plays bid 1"]  # P1's bid hidden until P2 has bid
+    assert "P1 bids 2" in result.output  # then the decision is played: its effects tell both bids
+    moves = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()[1:3]]
+    assert moves == [{"player": 0, "action": "bid 2"}, {"player": 1, "action": "bid 1"}]

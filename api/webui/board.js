@@ -69,7 +69,10 @@ function drawBoard(data) {
   if (data.terminal) {
     text = "Game over" + (data.winners && data.winners.length ? ": won by " + data.winners.map(p => "P" + p).join(", ") : "");
   } else {
-    text = "Turn " + data.turn + ", phase " + data.phase + ": P" + data.to_act + " to act";
+    const together = data.choosing || [];
+    text = "Turn " + data.turn + ", phase " + data.phase + ": "
+      + (together.length > 1 ? together.map(p => "P" + p).join(", ") + " choose at once" : "P" + data.to_act + " to act")
+      + (data.chosen ? " (you chose " + data.chosen + ")" : "");
   }
   statusEl.textContent = text + " — seen as " + (data.seat === "referee" ? "referee" : "P" + data.seat);
 }

@@ -243,3 +243,24 @@ def test_play_asks_each_person_and_shows_no_choice_before_all_have_chosen(tmp_pa
     assert "P1 bids 2" in result.output  # then the decision is played: its effects tell both bids
     moves = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()[1:3]]
     assert moves == [{"player": 0, "action": "bid 2"}, {"player": 1, "action": "bid 1"}]
+
+
+def test_ismcts_chooses_the_same_whatever_the_other_seat_chose() -> None:
+    """IS-MCTS never reads what another seat chose at once: its move for P2 is the same whatever P1
+    bid (the same agent seed); the searches that read the whole state are refused."""
+    from rulewright.agents import parse_agent_spec
+    from rulewright.agents.ismcts import ISMCTSAgent
+    from rulewright.agents.registry import BadAgent, check_agents
+
+    chosen = set()
+    for n in range(6):
+        state = sumo(1)
+        state.apply(f"bid {n}", seat=0)
+        chosen.add(ISMCTSAgent(seed=9, iterations=60).choose(state))
+    assert len(chosen) == 1
+    first = sumo(1)  # P1 choosing, P2 not yet: the search chooses for both at once
+    assert 0 <= ISMCTSAgent(seed=9, iterations=60).choose(first) < 6
+    game = load_rules(SUMO)
+    check_agents(game, {0: parse_agent_spec("ismcts")})
+    with pytest.raises(BadAgent, match="simultaneous phase"):
+        check_agents(game, {0: parse_agent_spec("mcts")})

@@ -264,3 +264,37 @@ def test_ismcts_chooses_the_same_whatever_the_other_seat_chose() -> None:
     check_agents(game, {0: parse_agent_spec("ismcts")})
     with pytest.raises(BadAgent, match="simultaneous phase"):
         check_agents(game, {0: parse_agent_spec("mcts")})
+
+
+@pytest.fixture(scope="module")
+def prize_game(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from tests.helpers.simultaneous import prize_bids
+
+    return prize_bids(tmp_path_factory.mktemp("prize"))
+
+
+def test_three_seats_with_hands_bid_at_once_in_any_order(prize_game: Path) -> None:
+    """A card game (goofspiel-like) at three seats: the seats listed by an expression, a die
+    thrown at each round's start; any order of the seats gives the same game, and no seat's view
+    shows another's card before the round is played."""
+    game = load_rules(prize_game)
+    rng = random.Random(4)
+    for seed in range(3):
+        in_order, shuffled = game.new_state(3, seed), game.new_state(3, seed)
+        while not in_order.is_terminal():
+            assert in_order.choosing() == [p for p in range(3) if in_order.to_json()["fields"]["hand"][p]]
+            picks = {p: rng.choice(in_order.legal_actions(p)) for p in in_order.choosing()}
+            for p in sorted(picks):
+                before = in_order.observation((p + 1) % 3)
+                in_order.apply(picks[p], seat=p)
+                if not in_order.is_simultaneous() or in_order.turn != shuffled.turn:
+                    continue
+                public = ("choosing", "to_act")  # who has chosen is seen; what, not
+                assert {k: v for k, v in in_order.observation((p + 1) % 3).items() if k not in public} == \
+                    {k: v for k, v in before.items() if k not in public}
+            order = sorted(picks)
+            rng.shuffle(order)
+            for p in order:
+                shuffled.apply(str(picks[p]), seat=p)
+            assert shuffled.to_json() == in_order.to_json()
+        assert sum(in_order.scores()) <= 16

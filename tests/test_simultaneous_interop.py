@@ -86,3 +86,20 @@ def test_the_parallel_env_takes_every_seat_at_once() -> None:
         position = env._aec._playing()
         assert position.state is not None and position.state.to_json()["fields"] == ours.to_json()["fields"]
     assert all(terminations.values()) and ours.is_terminal()
+
+
+@pytest.mark.filterwarnings(*DICT_OBSERVATIONS)
+def test_a_card_game_at_three_seats_with_chance_passes_both_tests(tmp_path: Path) -> None:
+    """Chance nodes (a die at each round's start) between simultaneous decisions of three seats,
+    the seats listed by an expression: OpenSpiel's and PettingZoo's own tests pass."""
+    from tests.helpers.simultaneous import prize_bids
+
+    path = str(prize_bids(tmp_path))
+    game = openspiel.game(path, players=3)
+    state = game.new_initial_state()
+    assert state.is_chance_node()
+    state.apply_action(state.chance_outcomes()[0][0])
+    assert state.current_player() == pyspiel.PlayerId.SIMULTANEOUS
+    assert len({tuple(state.legal_actions(p)) for p in range(3)}) == 1  # each its own hand, all alike now
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+    parallel_api_test(bridge.parallel_env(path, players=3), num_cycles=60)

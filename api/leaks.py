@@ -19,7 +19,9 @@ reads every text). The answers given in such a move (the first answer to each qu
 above) are compared the same way: in two of the worlds, the first answers the seat reads of one
 question must not differ while all it sees stays the same, or the answer's text names what it
 may not see (a card chosen from a hidden hand): reported with the action whose move asks, to be
-asked `secretly`. What the move tells everyone (`tell "..."`, State.told, after the move and
+asked `secretly`. In a simultaneous decision, what the other seats chose already is drawn
+again in the samples: a view that shows it is reported as "choices in phase <name>". What the
+move tells everyone (`tell "..."`, State.told, after the move and
 after each of those answers) is compared alike: two moves after which the seat sees the same but
 is told otherwise tell it what it may not see (reported as "told text", with the action whose
 move tells it). Two answers to one question in one world are not compared with each other: a
@@ -193,6 +195,8 @@ def _move_texts(game: Game, worlds: list[State], seat: int,
             if after.is_terminal():  # (at the end everyone reads every text)
                 continue
             texts = (world.move_text(action, seat, actor), after.move_text(action, seat, actor))
+            if world.is_simultaneous():  # a choice made at once with others is read once made (State.move_text)
+                texts = (texts[1], texts[1])
             text = texts[0] if texts[0] == texts[1] else f"{texts[0]}` (then `{texts[1]})"
             other_text, other_answers, other_told, other_world, other = read.setdefault(
                 f"{action.name} {seen}", (text, answers, told, world, action))
@@ -237,6 +241,11 @@ def check_state(game: Game, state: State, rng: Rng, report: LeakReport, where: t
             if changed is None:
                 continue
             moved = [n for n in unseen if getattr(sample, n) != getattr(state, n)]
+            if not moved and _choices(sample, seat) != _choices(state, seat):  # what the others chose at once
+                phase = state.PHASES[state.phase]
+                _add(report, game, f"choices in phase {phase}", seat, changed, where, together=[],
+                     declared=game.info.rules.get(f"phases.{phase}.simultaneous", "?"))
+                continue
             blamed = [n for n in moved if _what_changed(game, state, _with_fields(state, sample, [n]), seat)]
             for name in blamed or moved:
                 alone = _what_changed(game, state, _with_fields(state, sample, [name]), seat) if blamed else changed
@@ -245,6 +254,13 @@ def check_state(game: Game, state: State, rng: Rng, report: LeakReport, where: t
         texts = _move_texts(game, worlds, seat, rng)
         if texts is not None:  # (reported as the action, declared where it is)
             _add(report, game, texts[0], seat, texts[2], where, together=[], declared=texts[1])
+
+
+def _choices(state: State, seat: int) -> list[tuple[int, str]]:
+    """What the other seats chose in the simultaneous decision now (docs/language.md, "Simultaneous
+    decisions"), which `seat` may know were made but not what they are."""
+    return [(p, str(a)) for p in range(state.num_players) if p != seat
+            for a in (state.chosen_by(p),) if a is not None]
 
 
 def _add(report: LeakReport, game: Game, name: str, seat: int, changed: tuple[str, str, list[str]],

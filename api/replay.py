@@ -198,12 +198,16 @@ def replay_log(path: Path, ruleset: str | None = None,
                                 f"{state.num_players - 1} (P{state.num_players})")
         try:
             deciding = seat_to_act(state)
+            # a simultaneous decision: any seat still to choose, in whatever order the log says they chose
+            together = state.choosing() if state.is_simultaneous() else [deciding]
         except RulewrightError as exc:
             raise Divergence(n, f"who is to act before `{shown}` raised a game error: {exc}") from None
-        if player != deciding:
-            raise Divergence(n, f"the log has P{player + 1} play `{shown}`, but P{deciding + 1} is to act")
+        if player not in together:
+            raise Divergence(n, f"the log has P{player + 1} play `{shown}`, but "
+                                + (f"P{deciding + 1} is to act" if len(together) == 1 else
+                                   f"{', '.join(f'P{s + 1}' for s in together)} are to choose"))
         try:
-            state.apply(action)
+            state.apply(action, seat=player)
         except IllegalAction as exc:
             raise Divergence(n, str(exc)) from None
         except RulewrightError as exc:

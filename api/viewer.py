@@ -187,9 +187,11 @@ def payload(state: State, seat: int | None, moves_for_seat: bool, picked: str | 
     to_act = state.to_act()
     moves: list[str] = []
     spots: dict[str, list[str]] = {}
-    if moves_for_seat and seat is not None and to_act == seat and not state.is_terminal():
-        moves = [str(a) for a in state.legal_actions()]
-        spots = action_spots(state, moves)
+    # a simultaneous decision: every seat still choosing, each its own moves (docs/language.md)
+    together = state.choosing() if state.is_simultaneous() else []
+    if moves_for_seat and seat is not None and (to_act == seat or seat in together) and not state.is_terminal():
+        moves = [str(a) for a in state.legal_actions(seat)]
+        spots = action_spots(state, moves) if to_act == seat else {}
     shown = list(only) if only is not None else moves
     info = state.game.info
     return {
@@ -207,6 +209,9 @@ def payload(state: State, seat: int | None, moves_for_seat: bool, picked: str | 
         "ruleset": info.ruleset,
         # (a rule set declaring `returns:`, once the game is over: each seat's, P1 first)
         **({"returns": state.declared_returns()} if state.RETURNS and state.is_terminal() else {}),
+        # the seats still choosing at once, and what this seat chose (never another's)
+        "choosing": [p + 1 for p in together],
+        "chosen": str(state.chosen_by(seat)) if seat is not None and state.chosen_by(seat) is not None else None,
     }
 
 
@@ -346,16 +351,20 @@ class PlaySession:
         state = self.state
         if self.seats[seat] != HUMAN:
             return {"why": f"seat {seat + 1} is played by {self.seats[seat]}", "rule": "", "where": ""}
-        if state.is_terminal() or state.to_act() != seat:
-            who = "nobody: the game is over" if state.is_terminal() else f"P{(state.to_act() or 0) + 1}"
+        together = state.choosing() if state.is_simultaneous() else []
+        if state.is_terminal() or state.to_act() != seat and seat not in together:
+            who = "nobody: the game is over" if state.is_terminal() else \
+                ", ".join(f"P{p + 1}" for p in together) or f"P{(state.to_act() or 0) + 1}"
             return {"why": f"it is not your turn: {who} is to act", "rule": "", "where": ""}
         wanted = " ".join(text.split())
-        legal = {str(a): a for a in state.legal_actions()}
+        legal = {str(a): a for a in state.legal_actions(seat)}
         action = legal.get(wanted)
         if action is None:
+            if seat != state.to_act():  # (why_illegal speaks of the seat to act's rules)
+                return {"why": f"`{wanted}` is not one of your choices now", "rule": "", "where": ""}
             why, path = state.why_illegal(wanted)
             return {"why": why, "rule": path, "where": rule_line(state.game, path)}
-        state.apply(action)
+        state.apply(action, seat=seat)
         self.history.append((seat, wanted))
         self.played.append(action)
         self.told.append(self.state.told())

@@ -192,6 +192,8 @@ def rule_paths(rs: ir.RuleSet) -> list[tuple[str, str]]:
         out.append((f"phases.{ph.name}", ph.span.short))
         out.append((f"phases.{ph.name}.start", ph.span.short))
         out.append((f"phases.{ph.name}.actions", ph.span.short))
+        if ph.simultaneous is not None:
+            out.append((f"phases.{ph.name}.simultaneous", ph.simultaneous.span.short))
     for a in rs.actions:
         out.append((f"actions.{a.name}", a.span.short))
         if a.when is not None:
@@ -261,6 +263,8 @@ def context(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], pa
         phase_stuck=repr(tuple(p.stuck for p in program.phases)),
         phase_actions=repr(tuple(p.actions for p in program.phases)),
         phase_starts=repr(tuple(does_something(p.start) for p in program.phases)),
+        simultaneous_table=repr(tuple(p.simultaneous is not None for p in program.phases))
+        if any(p.simultaneous is not None for p in program.phases) else "",
         text_prefix=repr({a.name: _text_prefix(a.text_parts) for a in program.actions}),
         rules=rule_paths(rs),
         enums=program.enums,

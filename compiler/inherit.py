@@ -238,6 +238,8 @@ class _Deriving:
         self.inherited: set[str] = set()
 
     def module(self) -> tuple[str, frozenset[str]] | None:
+        if self.base.values.get("simultaneous_table") and not self.variant.values.get("simultaneous_table"):
+            return None  # (the base's table of simultaneous phases would be inherited: the whole module is written)
         try:
             return self.derived()
         except _GiveUp:

@@ -182,6 +182,7 @@ class Phase:
     then: NameRef | None  # the next phase after an action; None: the turn ends
     span: SourceSpan
     actor: ast.Expr | None = None  # who decides in this phase (default: the seat whose turn it is)
+    simultaneous: ast.Expr | None = None  # the seats that choose at once in this phase (a list of players)
 
 
 @dataclass(frozen=True, slots=True)

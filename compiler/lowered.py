@@ -111,6 +111,7 @@ class LoweredPhase:
     many_actions: bool = False  # its legal actions may pass MAX_ACTIONS: counted once listed
     fresh_listing: bool = False  # listing its actions charges the budget of a move: a fresh one first
     steps: bool = False  # its start can wait for a decision: a generator
+    simultaneous: Expr | None = None  # the seats that choose at once in it (`simultaneous:`)
 
 
 @dataclass(frozen=True, slots=True)

@@ -129,6 +129,7 @@ class Probes:
             *((f"actions.{a.name}.choose.{c.var.name}", c.domain) for a in program.actions for c in a.choices),
             *((f"triggers.{tr.name}.when", tr.when) for tr in program.triggers),
             *((f"phases.{ph.name}.actor", ph.actor) for ph in program.phases),
+            *((f"phases.{ph.name}.simultaneous", ph.simultaneous) for ph in program.phases),
             *((f"scoring.{term.name}", term.expr) for term in program.scoring),
             ("end", program.end), ("tie_break", program.tie_break), ("returns", program.returns),
             *((rule, e) for rule, block in blocks for e in t.effect_expressions(block)),

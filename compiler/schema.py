@@ -123,7 +123,7 @@ TOP_DOCS: dict[str, str] = {
              "allowed: shuffle, deal)",
     "procedures": "named effects with parameters: `\"collect(p: player, sector: region)\": [effects]`",
     "phases": "the turn structure: each phase's `start` effects, `actions`, `when_stuck`, `then`, "
-              "`actor`",
+              "`actor`, `simultaneous`",
     "actions": "what a player may do: `choose`, `when`, `text` (and `others_text`, `revealed_when`), `effect`",
     "triggers": "effects that run `after: [actions]` or `at: turn_end`, if `when` holds",
     "end": "the condition that ends the game",
@@ -161,7 +161,7 @@ RULE_TYPES: dict[str, dict[str, Schema]] = {
                    "visible": {"enum": list(keys.VISIBILITY)}, "doc": _TEXT, "shown_if": _EXPR,
                    "hide_items_if": _EXPR, "pool": _TEXT},
     "PHASE_KEYS": {"start": _EFFECT, "actions": _NAMES, "when_stuck": {"enum": list(keys.WHEN_STUCK)}, "then": _TEXT,
-                   "actor": _EXPR},
+                   "actor": _EXPR, "simultaneous": _EXPR},
     "ACTION_KEYS": {"choose": _MAP, "when": _EXPR, "text": _TEXT, "others_text": _TEXT, "revealed_when": _EXPR,
                     "effect": _EFFECT, "doc": _TEXT},
     "DEFINE_KEYS": {"value": _EXPR, "cached": _BOOL},

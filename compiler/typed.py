@@ -683,6 +683,7 @@ class Phase:
     stuck: str
     actor: Expr | None  # who decides, when not the seat whose turn it is
     span: SourceSpan
+    simultaneous: Expr | None = None  # the seats that choose at once (`simultaneous:`), a list of players
 
 
 @dataclass(frozen=True, slots=True)

@@ -268,6 +268,8 @@ def _program(p: t.TypedProgram) -> Iterator[str]:  # noqa: C901 (one section eac
         yield f"{INDENT}actions {', '.join(ph.actions) or '-'}; stuck {ph.stuck}"
         if ph.actor is not None:
             yield f"{INDENT}actor {expr(ph.actor)}"
+        if ph.simultaneous is not None:
+            yield f"{INDENT}simultaneous {expr(ph.simultaneous)}"
         if ph.start:
             yield f"{INDENT}start:"
             yield from block(ph.start, 2)

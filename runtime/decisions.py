@@ -97,6 +97,31 @@ def move(state: State, action: Action) -> Steps:
     state.next_phase = NO_GOTO
     if action.name != "pass":
         yield from state._perform(action) or ()
+    yield from after_move(state)
+
+
+def together(state: State, chosen: dict[int, Action]) -> Steps:
+    """The move of a simultaneous phase once every seat has chosen, as steps: each seat's action in
+    seat order, with `deciding` that seat, then what follows a move (State._choose)."""
+    state.next_phase = NO_GOTO
+    try:
+        for seat in sorted(chosen):
+            action = chosen[seat]
+            state._simul_seat = seat
+            state._derived = None
+            state._seat_changed()
+            if action.name != "pass":
+                yield from state._perform(action) or ()
+    finally:
+        state._simul_seat = -1
+    state._derived = None
+    state._seat_changed()
+    yield from after_move(state)
+
+
+def after_move(state: State) -> Steps:
+    """What follows a move's effect: the end, the next phase or the end of the turn, and the next
+    turn's start."""
     if state._is_over():
         state.terminal = True
         return

@@ -126,6 +126,7 @@ class State:
         "game", "num_players", "num_seats", "options", "seed", "rng", "board", "current", "phase", "turn",
         "moves", "terminal", "next_phase", "_legal_cache", "trace", "_memo", "_derived", "_pending",
         "_journal", "_told",
+        "_chosen", "_simul_seat",  # simultaneous decisions (`simultaneous:`): see `choosing`
     )
 
     FIELDS: ClassVar[tuple[FieldInfo, ...]] = ()
@@ -164,6 +165,8 @@ class State:
     ASKS_BETWEEN: ClassVar[bool] = False  # whether a phase's start or the end of a turn can ask
     # `records:`: each record's fields and their types, in order (a record is a tuple of its fields)
     RECORDS: ClassVar[Mapping[str, tuple[tuple[str, str], ...]]] = {}
+    # Per phase: whether several seats choose in it at once (`simultaneous:`); empty if none does.
+    SIMULTANEOUS: ClassVar[tuple[bool, ...]] = ()
 
     game: Game
     num_players: int
@@ -189,6 +192,10 @@ class State:
     _derived: dict[Any, Any] | None
     trace: list[str] | None  # when a list, the rule paths that fired are appended to it
     _pending: decisions.Pending | None  # a move waiting for a seat's decision
+    # In a simultaneous phase: what each seat that has chosen chose, by seat (None: nobody yet);
+    # hidden from the other seats until every seat has chosen, then played in seat order.
+    _chosen: dict[int, Action] | None
+    _simul_seat: int  # the seat of a simultaneous phase whose actions are listed or played now, or -1
     # While a move of a JOURNAL rule set runs: each field it changed, as it was before (`_began`).
     _journal: dict[str, Any] | None
     # What the last move told every seat (`tell "..."` effects), in order, or None when it told
@@ -218,6 +225,8 @@ class State:
         self._pending = None
         self._journal = None
         self._told = None
+        self._chosen = None
+        self._simul_seat = -1
         self._read_options()
         try:
             self._setup()
@@ -247,7 +256,11 @@ class State:
         except Exception as exc:  # a fault of the rule set's code (an `actor:`): told by its rule line
             raise game_error(exc, self) from exc
 
-    def legal_actions(self) -> list[Action]:
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """The legal actions of the seat to act; of `seat`, if given: none unless it must choose now
+        (`choosing()`: in a simultaneous phase, any seat that has not chosen yet)."""
+        if seat is not None:
+            return self._legal_of(seat)
         legal = self._legal_cache
         if legal is not None and not self.terminal:  # (listed already: the usual case, tested first)
             return legal
@@ -284,9 +297,13 @@ class State:
         self._legal_cache = legal
         return legal
 
-    def apply(self, action: Action | str) -> None:
+    def apply(self, action: Action | str, seat: int | None = None) -> None:
         """Play one legal action (or its text); an illegal one raises and changes nothing, and so
-        does anything else: an action of another rule set, or what is no action at all."""
+        does anything else: an action of another rule set, or what is no action at all. `seat`:
+        the seat that plays it (default: `to_act()`), any seat of `choosing()`."""
+        if seat is not None:
+            self._apply_as(action, seat)
+            return
         legal = self._legal_cache
         if legal is None or self.terminal:
             legal = self.legal_actions()
@@ -314,7 +331,10 @@ class State:
         does once it found the action in that list."""
         self._told = None
         try:
-            self._do(action)
+            if self.SIMULTANEOUS and self._pending is None and self.SIMULTANEOUS[self.phase]:
+                self._choose(self._simultaneous_actor(), action)  # (the seat to act, the lowest still to choose)
+            else:
+                self._do(action)
         except RulewrightError:
             raise
         except Exception as exc:  # a fault of the rule set's code: told by its rule line
@@ -490,6 +510,12 @@ class State:
             actor = self.to_act()
         if observer is None or observer == actor or self.terminal:
             return str(action)
+        chosen = self._chosen
+        # a choice made in a simultaneous decision still open: unseen yet (a caller showing such a move as it is
+        # made reads its text once it is made: `play`)
+        if actor is not None and chosen is not None and chosen.get(actor) == action:
+            hidden = self._text_for_others(action)
+            return hidden if hidden is not None else (self.TEXT_PREFIX.get(action.name) or action.name).strip()
         if isinstance(action, Answer):  # (the choice's name alone, for an answer given secretly)
             return action.name if action.name in self._SECRET_ASKS else str(action)
         hidden = self._text_for_others(action)
@@ -546,6 +572,11 @@ class State:
         }
         if self._pending is not None:  # the decision asked, by name (its choices are the seat's legal actions)
             seen["question"] = self._pending.ask.name
+        if self.is_simultaneous():  # who still chooses, and the seat's own choice; never another's
+            seen["choosing"] = self.choosing()
+            mine = self.chosen_by(player)
+            if mine is not None:
+                seen["chosen"] = str(mine)
         return seen
 
     def sample_unseen(self, observer: int, rng: Rng) -> State:
@@ -581,6 +612,8 @@ class State:
         other._pending = None
         other._journal = None
         other._told = None if self._told is None else list(self._told)
+        other._chosen = None if self._chosen is None else dict(self._chosen)
+        other._simul_seat = -1
         self._copy_fields(other)
         return other
 
@@ -609,6 +642,8 @@ class State:
                 "before": pending.before.to_json() if pending.before is not None else None,
                 "played": list(pending.played),
             }
+        if self._chosen:  # a simultaneous decision, some seats have chosen: by seat, whatever order they chose in
+            saved["chosen"] = [[seat, str(action)] for seat, action in sorted(self._chosen.items())]
         return saved
 
     # -- helpers for subclasses and tools ----------------------------------------------------
@@ -866,6 +901,229 @@ class State:
         other.rng.state = state
         other._fields_set()
         return other
+
+    # -- simultaneous decisions (`simultaneous:`; docs/language.md, "Simultaneous decisions") ----------
+    # Every seat a simultaneous phase lists chooses one of the phase's actions (listed with `deciding`
+    # that seat); what it chose is kept (`_chosen`) and changes nothing else, so no seat's choice can
+    # depend on another's. Once the last has chosen, the phase's move is played: each seat's action in
+    # seat order (`deciding` that seat), then what follows a move (the end, `then:`, the end of the
+    # turn). So the result does not depend on the order in which the seats chose. `to_act()` is the
+    # lowest seat still to choose: a caller that takes one seat at a time plays them in seat order.
+
+    def choosing(self) -> list[int]:
+        """The seats that must choose now, in seat order: in a simultaneous phase, every seat it lists
+        that has not chosen yet (`to_act()` is the first); otherwise the seat to act alone; none once
+        the game is over."""
+        if self.terminal:
+            return []
+        if not self.is_simultaneous():
+            seat = self.to_act()
+            return [] if seat is None else [seat]
+        try:
+            if hasattr(type(self), "_budget"):  # (the seats' list may charge a move's work: a fresh budget)
+                new_move(self)
+            chosen = self._chosen
+            return [s for s in self._together() if chosen is None or s not in chosen]
+        except RulewrightError:
+            raise
+        except Exception as exc:  # a fault of the rule set's code: told by its rule line
+            raise game_error(exc, self) from exc
+
+    def is_simultaneous(self) -> bool:
+        """Whether the decision now is one several seats make at once, each without seeing the others'
+        choices (a phase with `simultaneous:`, no question asked, the game not over)."""
+        return bool(self.SIMULTANEOUS) and not self.terminal and self._pending is None \
+            and self.SIMULTANEOUS[self.phase]
+
+    def chosen_by(self, seat: int) -> Action | None:
+        """What `seat` chose in the simultaneous decision now, while others still choose (None if
+        nothing): the seat's own knowledge, which `observation(seat)` shows it and no other seat."""
+        chosen = self._chosen
+        return None if chosen is None else chosen.get(seat)
+
+    def reopened(self, seat: int) -> State:
+        """A copy of this state with every choice of the simultaneous decision now taken back but
+        `seat`'s: the decision as `seat` must think of it, the others' choices unknown to it (IS-MCTS
+        searches them, api/agents/ismcts.py). Out of a simultaneous decision, a copy."""
+        other = self.clone()
+        chosen = other._chosen
+        if chosen is not None:
+            mine = chosen.get(seat)
+            other._chosen = None if mine is None else {seat: mine}
+            other._legal_cache = None
+        return other
+
+    def _simultaneous_seats(self) -> tuple[int, ...]:
+        """The seats the phase's `simultaneous:` lists (generated)."""
+        return ()
+
+    def _seat_changed(self) -> None:
+        """Another seat of a simultaneous phase decides now: what the generated code keeps that reads
+        the seat to act is stale (generated where something is kept)."""
+
+    def _together(self) -> list[int]:
+        """The seats of the simultaneous phase now, each once, in seat order: players all, one at least."""
+        seats = sorted(set(self._simultaneous_seats()))
+        if not seats or seats[0] < 0 or seats[-1] >= self.num_players:
+            phase = self.PHASES[self.phase]
+            where = self.game.info.rules.get(f"phases.{phase}.simultaneous", phase)
+            if not seats:
+                raise GameError(where, f"simultaneous phase `{phase}` lists no seat to choose")
+            bad = seats[0] if seats[0] < 0 else seats[-1]
+            raise GameError(where, f"simultaneous phase `{phase}` lists seat {bad + 1}, who is not a player "
+                                   f"(players 1 to {self.num_players})")
+        return seats
+
+    def _simultaneous_actor(self) -> int:
+        """`to_act()` and `deciding` in a simultaneous phase (generated `_actor`, `_deciding`): the seat
+        whose actions are listed or played now, else the lowest seat still to choose."""
+        seat = self._simul_seat
+        if seat >= 0:
+            return seat
+        chosen = self._chosen
+        seats = self._together()
+        for s in seats:
+            if chosen is None or s not in chosen:
+                return s
+        return seats[0]  # (every seat has chosen: only while the phase's move is played, which sets the seat)
+
+    def _legal_of(self, seat: int) -> list[Action]:
+        """`legal_actions(seat)`: the legal actions of a seat that must choose now, none for another."""
+        if not is_int(seat) or not 0 <= seat < self.num_players:
+            raise BadSetup(f"no player {shown(seat)} in a {self.num_players}-player game")
+        if self.terminal:
+            return []
+        if not self.is_simultaneous() or seat == self.to_act():
+            return self.legal_actions() if seat == self.to_act() else []
+        if seat not in self.choosing():
+            return []
+        keep = self._legal_cache  # (the seat to act's, kept)
+        self._legal_cache = None
+        self._simul_seat = seat
+        self._derived = None
+        self._seat_changed()
+        try:
+            return self._list_afresh()
+        finally:
+            self._legal_cache = keep
+            self._simul_seat = -1
+            self._derived = None
+            self._seat_changed()
+
+    def _apply_as(self, action: Action | str, seat: int) -> None:
+        """`apply(action, seat=...)`: the seat to act plays as apply() plays; another seat still to
+        choose in a simultaneous phase records its choice; any other seat is refused."""
+        if not is_int(seat) or not 0 <= seat < self.num_players:
+            raise IllegalAction(f"no player {shown(seat)} in a {self.num_players}-player game")
+        if not isinstance(action, (Action, str)):
+            raise IllegalAction(self._not_an_action(action))
+        if seat == self.to_act():
+            self.apply(action)
+            return
+        text = _cut(str(action))
+        legal = self._legal_of(seat)
+        if not legal:
+            who = self.choosing()
+            now = "the game is over" if not who else \
+                f"{', '.join(f'P{s + 1}' for s in who)} {'decides' if len(who) == 1 else 'decide'} now"
+            raise IllegalAction(f"illegal action `{text}` for P{seat + 1}: P{seat + 1} has nothing to choose now "
+                                f"({now})")
+        found: Action | None = None
+        if isinstance(action, Action):
+            found = next((c for c in legal if c == action and self._own(action)), None)
+        else:
+            wanted = " ".join(action.lower().split())
+            found = next((c for c in legal if str(c).lower() == wanted), None)
+        if found is None:
+            phase = self.PHASES[self.phase]
+            where = self.game.info.rules.get(f"phases.{phase}.actions")
+            listed = ", ".join(str(a) for a in legal[:6]) + (", ..." if len(legal) > 6 else "")
+            raise IllegalAction(f"illegal action `{text}` for P{seat + 1}: not one of its choices in simultaneous "
+                                f"phase `{phase}` (phases.{phase}.actions{', ' + where if where else ''}); the "
+                                f"{len(legal)} legal actions are: {listed}")
+        self._told = None
+        try:
+            self._choose(seat, found)
+        except RulewrightError:
+            raise
+        except Exception as exc:  # a fault of the rule set's code: told by its rule line
+            raise game_error(exc, self) from exc
+
+    def _choose(self, seat: int, action: Action) -> None:
+        """`seat` chose `action` in a simultaneous phase: kept, hidden from the others, until every seat
+        of the phase has chosen; then the phase's move is played, each seat's action in seat order."""
+        chosen = {} if self._chosen is None else dict(self._chosen)
+        chosen[seat] = action
+        self._legal_cache = None
+        self._derived = None
+        self._seat_changed()
+        if any(s not in chosen for s in self._together()):
+            self._chosen = chosen
+            self.moves += 1
+            return
+        if self.SUSPENDS:  # the actions may ask: the move runs as steps (runtime/decisions.py)
+            before = self.clone()  # (the others' choices made, this one not: its text plays it again)
+            self._chosen = None
+            self.moves += 1
+            decisions.run(self, decisions.together(self, chosen), before, [], move=action)
+            return
+        self._chosen = None
+        self.moves += 1
+        self.next_phase = NO_GOTO
+        try:
+            for s in sorted(chosen):
+                played = chosen[s]
+                self._simul_seat = s
+                self._derived = None
+                self._seat_changed()
+                if played.name != PASS:
+                    self._perform(played)
+        finally:
+            self._simul_seat = -1
+        self._derived = None
+        self._seat_changed()
+        if self._is_over():
+            self.terminal = True
+            return
+        phase = self.next_phase
+        if phase >= 0:  # (as `_do` goes on after an action)
+            self.phase = phase
+            self.next_phase = NO_GOTO
+            self._start_phase()
+            if self.next_phase != END_TURN or self.terminal:
+                return
+        self._turn_end()
+        if self.TURN_END_TRIGGERS and self._is_over():
+            self.terminal = True
+            return
+        self._next_turn()
+        self._start_phase()
+
+    def _chosen_from_json(self, raw: object) -> None:
+        """A saved state's `chosen`: the choices made so far in its simultaneous phase, each
+        [seat, text] in seat order, each legal for its seat, one seat at least still to choose."""
+        if not self.is_simultaneous():
+            raise BadSetup(f"saved state: `chosen` holds choices, but phase `{self.PHASES[self.phase]}` is no "
+                           "simultaneous decision")
+        if not isinstance(raw, list) or not raw:
+            raise _wrong("`chosen`", "a list of [seat, action text] pairs, one seat at least", raw)
+        last = -1
+        for pair in raw:
+            if (not isinstance(pair, list) or len(pair) != 2 or not is_int(pair[0]) or not isinstance(pair[1], str)
+                    or not last < pair[0] < self.num_players):
+                raise _wrong("`chosen`", "[seat, action text] pairs in increasing order of seat", pair)
+            seat, text = pair
+            last = seat
+            wanted = " ".join(text.lower().split())
+            found = next((c for c in self._legal_of(seat) if str(c).lower() == wanted), None)
+            if found is None:
+                raise BadSetup(f"saved state: `chosen`: `{_cut(text)}` is not a choice of P{seat + 1} now")
+            self._chosen = {**(self._chosen or {}), seat: found}
+            self._legal_cache = None
+        if not self.choosing():
+            raise BadSetup("saved state: `chosen` holds a choice of every seat: the phase's move would have been "
+                           "played")
+        self._legal_cache = None
 
     def _answer_text(self, action: Action) -> str:
         """An answer's text: the choice's name and the value chosen (`side qin`)."""
@@ -1319,7 +1577,7 @@ class Game:
             raise BadSetup(f"saved state: expected a JSON object, got {shown(data)}")
         if "pending" in data:
             return self._pending_from_json(data)
-        _exact_keys(data, STATE_KEYS, "", "key")
+        _exact_keys(data, (*STATE_KEYS, "chosen") if "chosen" in data else STATE_KEYS, "", "key")
         if data["ruleset"] != ruleset:
             raise _wrong("`ruleset`", repr(ruleset), data["ruleset"])
         players = data["players"]
@@ -1370,6 +1628,16 @@ class Game:
         state._legal_cache = None
         state._derived = None
         state._pending = None  # (a new game whose setup asks waits for that decision: not this one)
+        state._chosen = None
+        if "chosen" in data and not state.terminal:  # a simultaneous decision some seats have made
+            try:
+                state._chosen_from_json(data["chosen"])
+            except BadSetup:
+                raise
+            except RulewrightError as exc:
+                raise BadSetup(f"saved state: `chosen`: {_cut(str(exc))}") from None
+        elif "chosen" in data:
+            raise BadSetup("saved state: `chosen` holds choices, but the game is over")
         try:
             broken = state.broken_invariants()
         except (RulewrightError, ArithmeticError, IndexError, KeyError, TypeError, ValueError) as fault:

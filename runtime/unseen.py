@@ -144,8 +144,25 @@ def sample(state: State, observer: int, rng: Rng) -> State:
         return _sample_pending(state, observer, rng)
     out = state.clone()
     _redraw(out, Unseen(state, observer), rng)
+    if out._chosen:
+        _redraw_choices(out, observer, rng)
     out.rng = Rng(rng.next64())
     return out
+
+
+def _redraw_choices(out: State, observer: int, rng: Rng) -> None:
+    """In a simultaneous decision, what the other seats chose already, which `observer` does not
+    see (only that they chose): each drawn again among that seat's legal actions, in seat order."""
+    chosen = out._chosen
+    assert chosen is not None
+    mine = chosen.get(observer)
+    out._chosen = None if mine is None else {observer: mine}
+    out._legal_cache = None
+    for seat in sorted(chosen):
+        if seat != observer:
+            legal = out.legal_actions(seat)
+            out._chosen = {**(out._chosen or {}), seat: legal[rng.below(len(legal))]}
+            out._legal_cache = None
 
 
 def _sample_pending(state: State, observer: int, rng: Rng) -> State:

@@ -18,12 +18,18 @@ rule set whose lowest score wins, the other way round). A play-out cut at `rollo
 is weighed as MCTS weighs one (`evaluate.rewards`): by the seat's lead over the best other, in
 score or in `estimate`, relative to their size, so a larger lead counts for more. Seeded and
 deterministic: the same seed, state and calls give the same moves.
+
+Simultaneous decisions (docs/language.md, "Simultaneous decisions"): what the other seats chose
+already is hidden from the seat, so each sample takes it back (`State.reopened`) and the search
+chooses for every seat of the decision at once, each seat by UCB1 over its own statistics of the
+node (decoupled UCT), none seeing the others' choice; the joint choice leads to the next node.
 """
 
 from __future__ import annotations
 
 import math
 import time
+from typing import Any
 
 from ..runtime.errors import IllegalAction
 from ..runtime.rng import Rng
@@ -35,14 +41,17 @@ from .evaluate import rewards as cut_rewards
 class _Node:
     """The action that led here (the seat that chose it), its visits, reward and availability."""
 
-    __slots__ = ("actor", "visits", "reward", "available", "children")
+    __slots__ = ("actor", "visits", "reward", "available", "children", "seats")
 
     def __init__(self, actor: int) -> None:
         self.actor = actor
         self.visits = 0
         self.reward = 0.0
         self.available = 0
-        self.children: dict[Action, _Node] = {}
+        # the next nodes: by action; after a simultaneous decision, by the joint choice (a tuple)
+        self.children: dict[Any, _Node] = {}
+        # at a simultaneous decision: each seat's own statistics of its choices, by action
+        self.seats: dict[int, dict[Action, _Node]] | None = None
 
 
 class ISMCTSAgent:
@@ -78,13 +87,17 @@ class ISMCTSAgent:
         for k in range(self.iterations):
             if deadline is not None and k and time.monotonic() >= deadline:
                 break
-            self._iterate(state.sample_unseen(seat, self.rng), root)
+            sample = state.sample_unseen(seat, self.rng)
+            if sample.is_simultaneous():  # the others' choices, hidden: taken back and searched
+                sample = sample.reopened(seat)
+            self._iterate(sample, root)
+        children = root.children if root.seats is None else root.seats.get(seat, {})
         # the most visited; ties (many when the actions outnumber the iterations): the better mean
         # reward, then the first listed
         best = 0
         best_key = (-1, 0.0)
         for index, action in enumerate(legal):
-            child = root.children.get(action)
+            child = children.get(action)
             if child is None:
                 continue
             key = (child.visits, child.reward / child.visits)
@@ -97,6 +110,14 @@ class ISMCTSAgent:
         node = root
         path = [root]
         while not state.is_terminal():
+            if state.is_simultaneous():
+                joint, expanded = self._choose_together(state, node)
+                path.extend(stats for _, stats in joint)
+                if expanded:
+                    break
+                key = tuple(action for action, _ in joint)
+                node = node.children.get(key) or node.children.setdefault(key, _Node(-1))
+                continue
             legal = state.legal_actions()
             actor = state.to_act()
             assert actor is not None
@@ -123,13 +144,47 @@ class ISMCTSAgent:
             visited.visits += 1
             visited.reward += rewards[visited.actor]
 
+    def _choose_together(self, state: State, node: _Node) -> tuple[list[tuple[Action, _Node]], bool]:
+        """A simultaneous decision in the tree: each seat still to choose picks by its own statistics
+        at `node` (an untried choice first, at random), from its own legal actions, none seeing the
+        others' picks; then they are played. The picks with their statistics, and whether one was new."""
+        rng = self.rng
+        seats = node.seats
+        if seats is None:
+            seats = node.seats = {}
+        picks: list[tuple[int, Action, _Node]] = []
+        expanded = False
+        for seat in state.choosing():
+            stats = seats.setdefault(seat, {})
+            legal = state.legal_actions(seat)
+            untried = [i for i, action in enumerate(legal) if action not in stats]
+            for action in legal:
+                if action in stats:
+                    stats[action].available += 1
+            if untried:
+                action = legal[untried[rng.below(len(untried))]]
+                stats[action] = chosen = _Node(seat)
+                chosen.available += 1
+                expanded = True
+            else:
+                action = legal[self._best(stats, legal)]
+                chosen = stats[action]
+            picks.append((seat, action, chosen))
+        for seat, action, _ in picks:
+            state.apply(action, seat=seat)
+        return [(action, chosen) for _, action, chosen in picks], expanded
+
     def _select(self, node: _Node, legal: list[Action]) -> int:
         """UCB1 over the actions legal here, with how often each was available: the index of the best."""
+        return self._best(node.children, legal)
+
+    def _best(self, children: dict[Any, _Node], legal: list[Action]) -> int:
+        """UCB1 over `children` of the actions legal here: the index of the best."""
         best = 0
         best_value = -math.inf
         c = self.exploration
         for index, action in enumerate(legal):
-            child = node.children[action]
+            child = children[action]
             value = child.reward / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
             if value > best_value:
                 best, best_value = index, value

@@ -205,6 +205,12 @@ def check_agents(game: Game, seats: Mapping[int, AgentSpec]) -> None:
             shown = ", ".join(f"`{name}`" for name in hidden[:3]) + (", ..." if len(hidden) > 3 else "")
             raise BadAgent(f"agent `{kind.name}` (seat {seat + 1}) searches with the whole state, but "
                            f"{game.info.ruleset} hides {shown} from some players{instead}")
+        if kind.perfect_information and any(game.state_class.SIMULTANEOUS):  # (docs/language.md)
+            others = [k for k, v in AGENT_KINDS.items() if not v.perfect_information and k != "random"]
+            instead = f"; use {' or '.join(f'`{k}`' for k in others)}" if others else ""
+            raise BadAgent(f"agent `{kind.name}` (seat {seat + 1}) searches with the whole state, but "
+                           f"{game.info.ruleset} hides a seat's choice in a simultaneous phase from the others "
+                           f"until all have chosen{instead}")
 
 
 def make_agents(seats: Mapping[int, AgentSpec], game_seed: int) -> dict[int, Agent]:

@@ -515,11 +515,18 @@ def command(ruleset: str | None, players: int | None, seats: tuple[str, ...], se
             elif action is None:
                 action = state.action_at(robots[player].choose(state))
             text = str(action)
-            click.echo(printable(f"{who} plays {state.move_text(action, transcript_reader(humans, player), player)}"
-                                 + (FORCED_NOTE if forced else "")))
+            # a choice made at once with others is shown as the others read it once made (hidden while
+            # some still choose; the last choice plays the decision, which shows them all)
+            together = state.is_simultaneous()
+            if not together:
+                click.echo(printable(f"{who} plays {state.move_text(action, transcript_reader(humans, player), player)}"
+                                     + (FORCED_NOTE if forced else "")))
             readers = humans or [player]
             before = seen_fields(state, readers)
             state.apply(action)
+            if together:
+                click.echo(printable(f"{who} plays {state.move_text(action, transcript_reader(humans, player), player)}"
+                                     + (FORCED_NOTE if forced else "")))
             history.append((player, text))
             for line in state.told():  # what the rules tell everyone (`tell "..."`): public text
                 click.echo(printable(f"  {line}"))

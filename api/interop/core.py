@@ -601,7 +601,7 @@ class Position:
     outcomes of chance."""
 
     __slots__ = ("bridge", "state", "chance", "trail", "prefix", "own", "decisions", "history", "truncated",
-                 "_candidates", "_seen", "_text_cache", "live")
+                 "_candidates", "_seen", "_text_cache", "live", "together", "picked", "jointly")
 
     def __init__(self, bridge: Bridge, seed: int | None) -> None:
         self.bridge = bridge
@@ -612,7 +612,14 @@ class Position:
         self.prefix: tuple[int, ...] = ()
         self.own: tuple[tuple[Action, ...], ...] = ((),) * bridge.players
         self.decisions = 0
-        self.history: tuple[int, ...] = ()
+        # each token chosen, or at a simultaneous decision each joint choice (a token per seat)
+        self.history: tuple[int | tuple[int, ...], ...] = ()
+        # A simultaneous decision (docs/language.md, "Simultaneous decisions"): each seat still
+        # choosing, its tokens so far and the legal actions they begin; the actions of the seats done.
+        # Replaced, never changed in place (copies share them).
+        self.together: dict[int, tuple[tuple[int, ...], list[tuple[tuple[int, ...], Action]]]] = {}
+        self.picked: dict[int, Action] = {}
+        self.jointly = False  # whether a joint step was made at this decision (else its seats choose in turn)
         self.truncated = False
         self._candidates: list[tuple[tuple[int, ...], Action]] | None = None
         self._seen: dict[int, dict[str, Any]] = {}
@@ -717,7 +724,76 @@ class Position:
 
     def own_prefix(self, player: int) -> tuple[int, ...]:
         """The tokens chosen so far of the move in progress, if `player` is choosing it."""
+        if self.jointly:  # a simultaneous decision chosen jointly: the seat's own tokens
+            mine = self.together.get(player)
+            return mine[0] if mine is not None else ()
         return self.prefix if self.prefix and self.to_act() == player else ()
+
+    # -- simultaneous decisions: every seat still choosing picks a token at once
+    def is_simultaneous(self) -> bool:
+        """Whether the seats choose at once now (each its next token; the seats done, the no-op)."""
+        return bool(self.together) and not self.is_terminal() and self.chance is None
+
+    def legal_of(self, player: int) -> list[int]:
+        """At a simultaneous decision, the legal tokens of `player`: the next tokens of its legal
+        actions, or the no-op token (`pass`) alone for a seat with nothing (left) to choose."""
+        mine = self.together.get(player)
+        if mine is None:
+            return [self.bridge.vocabulary.name[PASS]]
+        prefix, matching = mine
+        n = len(prefix)
+        return sorted({seq[n] for seq, _ in matching})
+
+    def apply_joint(self, tokens: Sequence[int]) -> None:
+        """A simultaneous decision's step: a token for every seat (the no-op for a seat not
+        choosing); once every seat's tokens name one action, the actions are played in seat order."""
+        if not self.is_simultaneous():
+            raise IllegalAction("no simultaneous decision now")
+        if len(tokens) != self.bridge.players:
+            raise IllegalAction(f"a joint choice names a token for each of the {self.bridge.players} seats, "
+                                f"not {len(tokens)}")
+        together, picked = dict(self.together), dict(self.picked)
+        for seat, token in enumerate(tokens):
+            mine = together.get(seat)
+            if mine is None:
+                if token != self.bridge.vocabulary.name[PASS]:
+                    raise IllegalAction(f"P{seat + 1} has nothing to choose now: its only token is `pass`")
+                continue
+            prefix, candidates = mine
+            n = len(prefix)
+            matching = [(seq, a) for seq, a in candidates if seq[n] == token]
+            if not matching:
+                raise IllegalAction(f"token {token} ({self._text(token)}) is not legal for P{seat + 1} now")
+            if len({seq for seq, _ in matching}) == 1:
+                picked[seat] = matching[0][1]
+                del together[seat]
+            else:
+                together[seat] = (_common(prefix + (token,), matching), matching)
+        self._seen = {}
+        self._text_cache = None
+        self.history += (tuple(tokens),)
+        self.decisions += 1
+        self.together, self.picked, self.jointly = together, picked, True
+        if not together:  # every seat has chosen: the decision is played, each seat's action in seat order
+            order = sorted(picked)
+            own = list(self.own)
+            for seat in order:
+                own[seat] = own[seat] + (picked[seat],)
+            self.own = tuple(own)
+            self.picked = {}
+            if self.live:
+                assert self.state is not None
+                for seat in order:
+                    self.state.apply(picked[seat], seat=seat)
+                self._settle()
+            else:  # the choices but the last change nothing but the choices: no chance is drawn before it
+                base = self._copy_state()
+                for seat in order[:-1]:
+                    base.apply(picked[seat], seat=seat)
+                self.state, self.trail = base, None
+                self._run(picked[order[-1]], ())
+        if self.decisions >= self.bridge.max_game_length and not self.is_terminal():
+            self.truncated = True
 
     def apply(self, token: int) -> None:
         if self.is_terminal():
@@ -733,6 +809,8 @@ class Position:
             return
         seat = self.to_act()
         assert seat is not None
+        if self.jointly:
+            raise IllegalAction("the seats of this simultaneous decision choose jointly now (apply_joint)")
         n = len(self.prefix)
         matching = [(seq, a) for seq, a in self._matching() if seq[n] == token]
         if not matching:
@@ -798,11 +876,20 @@ class Position:
         """A move is over: the next seat's first tokens, those every legal action shares."""
         self._candidates = None
         self.prefix = ()
+        self.together, self.picked, self.jointly = {}, {}, False
         assert self.state is not None
         if not self.state.is_terminal():
             matching = self._matching()
             if len(matching) > 1:
                 self.prefix = _common((), matching)  # (every one of them begins so)
+        if self.state.is_simultaneous():  # each seat choosing (jointly, or in turn as above): its legal actions
+            tokens = self.bridge.vocabulary.tokens
+            for seat in self.state.choosing():
+                unique: dict[tuple[int, ...], Action] = {}
+                for a in self.state.legal_actions(seat):
+                    unique.setdefault(tokens(a), a)
+                candidates = list(unique.items())
+                self.together[seat] = (_common((), candidates) if len(candidates) > 1 else (), candidates)
 
     def _copy_state(self) -> State:
         """A copy of the state in play, to play a move on."""
@@ -884,11 +971,14 @@ def _common(prefix: tuple[int, ...], matching: Sequence[tuple[tuple[int, ...], A
         prefix += (next(iter(nexts)),)
 
 
-def _replayed(key: Key, history: tuple[int, ...]) -> Position:
+def _replayed(key: Key, history: tuple[int | tuple[int, ...], ...]) -> Position:
     """A saved position: its game played again from the start, every token and outcome."""
     position = bridge(key).initial()
     for token in history:
-        position.apply(token)
+        if isinstance(token, tuple):
+            position.apply_joint(token)
+        else:
+            position.apply(token)
     return position
 
 

@@ -23,7 +23,12 @@ set. What the game is (rulewright.interop.core says how each part is made):
   (as text for the string, as counts of tokens for the tensor). The state keeps no history, so
   this is not a perfect-recall information state: what a seat saw in earlier positions is not
   in it, only what it sees now and what it chose.
-- a game longer than `max_game_length` decisions is cut there, as a draw (every return 0).
+- a game longer than `max_game_length` decisions is cut there, as a draw (every return 0);
+- a rule set with a simultaneous phase (docs/language.md, "Simultaneous decisions") is a game of
+  SIMULTANEOUS dynamics: at such a decision every seat chooses its next token at once
+  (`apply_actions`; `legal_actions(player)` for each, the token `pass` alone, a no-op, for a seat
+  with nothing (left) to choose), until each seat's tokens name one action; then the actions are
+  played in seat order. Its other decisions stay sequential nodes of one player.
 """
 
 from __future__ import annotations
@@ -79,10 +84,12 @@ def register(ruleset: str | os.PathLike[str]) -> str:
     game_type = pyspiel.GameType(
         short_name=name,
         long_name=f"rulewright {info.title} ({info.ruleset})",
-        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        dynamics=(pyspiel.GameType.Dynamics.SIMULTANEOUS if any(game.state_class.SIMULTANEOUS)
+                  else pyspiel.GameType.Dynamics.SEQUENTIAL),
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=(pyspiel.GameType.Information.PERFECT_INFORMATION
                      if all(f.visible == "all" and not f.hides_items for f in game.state_class.FIELDS)
+                     and not any(game.state_class.SIMULTANEOUS)  # (a seat choosing does not see the others)
                      else pyspiel.GameType.Information.IMPERFECT_INFORMATION),
         utility=_UTILITY[utility_kind(game.state_class)],
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
@@ -133,7 +140,8 @@ class RulewrightGame(pyspiel.Game):  # type: ignore[misc]
         # game made says exactly.
         chance = (pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC if b.max_chance_outcomes
                   else pyspiel.GameType.ChanceMode.DETERMINISTIC)
-        information = (pyspiel.GameType.Information.PERFECT_INFORMATION if b.perfect_information
+        information = (pyspiel.GameType.Information.PERFECT_INFORMATION
+                       if b.perfect_information and not any(b.game.state_class.SIMULTANEOUS)
                        else pyspiel.GameType.Information.IMPERFECT_INFORMATION)
         if (chance, information) != (game_type.chance_mode, game_type.information):
             game_type = pyspiel.GameType(
@@ -192,11 +200,15 @@ class RulewrightState(pyspiel.State):  # type: ignore[misc]
             return int(pyspiel.PlayerId.TERMINAL)
         if p.is_chance():
             return int(pyspiel.PlayerId.CHANCE)
+        if p.is_simultaneous():
+            return int(pyspiel.PlayerId.SIMULTANEOUS)
         seat = p.to_act()
         assert seat is not None
         return seat
 
     def _legal_actions(self, player: int) -> list[int]:
+        if self.position.is_simultaneous():
+            return self.position.legal_of(player)
         return self.position.legal()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -204,6 +216,10 @@ class RulewrightState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         self.position.apply(int(action))
+
+    def _apply_actions(self, actions: list[int]) -> None:
+        """A simultaneous decision's step: a token of every seat at once."""
+        self.position.apply_joint([int(a) for a in actions])
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:

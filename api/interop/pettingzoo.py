@@ -23,6 +23,14 @@ A game longer than `max_game_length` decisions is truncated. `render()`: the tex
 board as the agent to act sees it (render_mode `ansi` returns it, `human` prints it), or its SVG
 drawing (render_mode `svg`). `step_action(action)` plays a whole move given as rulewright gives it
 (what a rulewright agent chooses), token by token.
+
+`parallel_env(...)` is the same game as a PettingZoo ParallelEnv, the form for a rule set with
+simultaneous decisions (docs/language.md, "Simultaneous decisions"; any rule set works): every
+agent gives an action at every step. At a simultaneous decision each seat choosing gives its next
+token at once (a move of several tokens takes several steps; a seat whose tokens name its action
+already gives the no-op token `pass`, as does every seat with nothing to choose); at any other
+decision only the seat to act's token is played, and the others' masks hold the no-op alone (what
+they give is not used). The observations, masks, rewards and truncation are the AEC env's.
 """
 
 from __future__ import annotations
@@ -33,11 +41,11 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 
 from ..runtime.errors import IllegalAction
 from ..runtime.rng import derive_seed
-from ..runtime.state import Action
+from ..runtime.state import PASS, Action
 from .core import DEFAULT_MAX_GAME_LENGTH, Bridge, Position, bridge, key
 
 RENDER_MODES = ("ansi", "human", "svg")
@@ -180,8 +188,94 @@ class RulewrightEnv(AECEnv):  # type: ignore[misc]
             self.agent_selection = self.agents[0]
 
 
+def parallel_env(ruleset: str | os.PathLike[str], players: int | None = None,
+                 options: Mapping[str, str] | None = None, render_mode: str | None = None,
+                 max_game_length: int = DEFAULT_MAX_GAME_LENGTH) -> RulewrightParallelEnv:
+    """The parallel environment of a rule set: every agent acts at every step (above)."""
+    return RulewrightParallelEnv(str(ruleset), players, options, render_mode, max_game_length)
+
+
+class RulewrightParallelEnv(ParallelEnv):  # type: ignore[misc]
+    """A rule set as a ParallelEnv: the seats of a simultaneous decision choose together."""
+
+    def __init__(self, ruleset: str, players: int | None = None, options: Mapping[str, str] | None = None,
+                 render_mode: str | None = None, max_game_length: int = DEFAULT_MAX_GAME_LENGTH) -> None:
+        self._aec = RulewrightEnv(ruleset, players, options, render_mode, max_game_length)
+        self.bridge = self._aec.bridge
+        self.metadata = {**self._aec.metadata, "is_parallelizable": True}
+        self.render_mode = render_mode
+        self.possible_agents = self._aec.possible_agents
+        self.observation_spaces = self._aec.observation_spaces
+        self.action_spaces = self._aec.action_spaces
+        self.agents: list[str] = []
+        self._noop = self.bridge.vocabulary.name[PASS]
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+        self._aec.reset(seed, options)
+        self.agents = self.possible_agents[:]
+        return {agent: self._observe(agent) for agent in self.agents}, {agent: {} for agent in self.agents}
+
+    def step(self, actions: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, float], dict[str, bool],
+                                                         dict[str, bool], dict[str, dict[str, Any]]]:
+        p = self._aec._playing()
+        if not self.agents or p.is_terminal():
+            raise IllegalAction("the game is over: reset() the environment")
+        missing = [agent for agent in self.agents if agent not in actions]
+        if missing:
+            raise IllegalAction(f"no action for {', '.join(missing)}: every agent acts at every step")
+        if p.is_simultaneous():
+            p.apply_joint([int(actions[agent]) for agent in self.possible_agents])
+        else:
+            seat = p.to_act()
+            assert seat is not None
+            p.apply(int(actions[self.possible_agents[seat]]))
+        agents = self.agents
+        observations = {agent: self._observe(agent) for agent in agents}
+        rewards = dict.fromkeys(agents, 0.0)
+        over = p.is_terminal()
+        terminations = dict.fromkeys(agents, over and not p.truncated)
+        truncations = dict.fromkeys(agents, over and p.truncated)
+        if over:
+            rewards = dict(zip(agents, p.returns(), strict=True))
+            self.agents = []
+        if self.render_mode == "human":
+            self.render()
+        return observations, rewards, terminations, truncations, {agent: {} for agent in agents}
+
+    def render(self) -> str | None:
+        return self._aec.render()
+
+    def close(self) -> None:
+        self._aec.close()
+
+    def state(self) -> np.ndarray:
+        raise NotImplementedError("a rule set's whole state is `position.state.to_json()`; no global vector")
+
+    def _observe(self, agent: str) -> dict[str, np.ndarray]:
+        p = self._aec._playing()
+        seat = self.possible_agents.index(agent)
+        vector = np.zeros(self.bridge.layout.size, np.float32)
+        self.bridge.layout.write(p.observation(seat), seat, p.own_prefix(seat), vector)
+        mask = np.zeros(len(self.bridge.vocabulary), np.int8)
+        if not p.is_terminal():
+            if p.is_simultaneous():
+                mask[p.legal_of(seat)] = 1
+            elif p.to_act() == seat:
+                mask[p.legal()] = 1
+            else:
+                mask[self._noop] = 1
+        return {"observation": vector, "action_mask": mask}
+
+
 def _name(b: Bridge) -> str:
     return "rulewright_" + b.game.info.ruleset.replace("/", "_").replace("-", "_")
 
 
-__all__ = ["RulewrightEnv", "env"]
+__all__ = ["RulewrightEnv", "RulewrightParallelEnv", "env", "parallel_env"]

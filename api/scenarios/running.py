@@ -100,6 +100,9 @@ def play_steps_counted(s: Scenario, state: State) -> tuple[str | None, int]:
             if step.kind == "trigger":
                 _trigger(s, state, step)
                 continue
+            if step.player is not None and state.is_simultaneous() and step.player in state.choosing():
+                state.apply(step.text, seat=step.player)  # a seat choosing at once with others, in any order
+                continue
             if step.player is not None and state.to_act() != step.player:
                 deciding = state.to_act()
                 actual = "nobody (the game is over)" if deciding is None else seat_name(s, deciding)

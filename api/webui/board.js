@@ -73,7 +73,10 @@ function drawBoard(data) {
         data.returns.map((r, i) => "P" + (i + 1) + " " + (r > 0 ? "+" : "") + r).join(", ");
     }
   } else {
-    text = "Turn " + data.turn + ", phase " + data.phase + ": P" + data.to_act + " to act";
+    const together = data.choosing || [];
+    text = "Turn " + data.turn + ", phase " + data.phase + ": "
+      + (together.length > 1 ? together.map(p => "P" + p).join(", ") + " choose at once" : "P" + data.to_act + " to act")
+      + (data.chosen ? " (you chose " + data.chosen + ")" : "");
   }
   statusEl.textContent = text + " — seen as " + (data.seat === "referee" ? "referee" : "P" + data.seat);
 }

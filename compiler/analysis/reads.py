@@ -61,6 +61,8 @@ def analyse(program: t.TypedProgram) -> Dependencies:
     for ph in program.phases:
         if ph.actor is not None:
             deciding |= _define_reads(ph.actor, bodies, plain, Reads(volatile=True))
+        if ph.simultaneous is not None:  # the seats that choose at once: `deciding` is one of them
+            deciding |= _define_reads(ph.simultaneous, bodies, plain, Reads(volatile=True))
     defines: dict[str, Reads] = {}
     for d in program.defines:
         defines[d.name] = _define_reads(d.body, bodies, defines, deciding)

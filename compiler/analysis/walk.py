@@ -26,6 +26,7 @@ def expressions(program: t.TypedProgram) -> Iterator[t.Expr]:
         if trig.when is not None:
             roots.append(trig.when)
     roots.extend(ph.actor for ph in program.phases if ph.actor is not None)
+    roots.extend(ph.simultaneous for ph in program.phases if ph.simultaneous is not None)
     roots.extend(x for x in (program.end, program.tie_break, program.returns) if x is not None)
     roots.extend(sc.expr for sc in program.scoring)
     roots.extend(inv.expr for inv in program.invariants)

@@ -18,8 +18,10 @@ def read_phases(r: Reader, node: YNode | None) -> tuple[ir.Phase, ...]:
             r.error(node_.span, "when_stuck must be `pass` (the turn passes) or `end` (the game ends)")
         then = r.name(m.get("then"), "then") if m.get("then") is not None else None
         actor = r.expr(m.get("actor"), "actor") if m.get("actor") is not None else None
+        together = m.get("simultaneous")  # every seat it lists chooses at once (docs/language.md)
+        simultaneous = r.expr(together, "simultaneous") if together is not None else None
         out.append(ir.Phase(phase_name, r.block(m.get("start"), "start"), r.names(m.get("actions"), "an action"),
-                            stuck, then, key.span, actor))
+                            stuck, then, key.span, actor, simultaneous))
     return tuple(out)
 
 

@@ -32,7 +32,7 @@ EXPECT_KEYS = (
     "face_size", "largest_wall",
 )
 FIELD_KEYS = ("per", "type", "values", "init", "visible", "doc", "shown_if", "hide_items_if", "pool")
-PHASE_KEYS = ("start", "actions", "when_stuck", "then", "actor")
+PHASE_KEYS = ("start", "actions", "when_stuck", "then", "actor", "simultaneous")
 ACTION_KEYS = ("choose", "when", "text", "others_text", "revealed_when", "effect", "doc")
 DEFINE_KEYS = ("value", "cached")  # a definition written as a mapping: `{value: "...", cached: true}`
 RETURNS_KEYS = ("value", "sum", "range", "doc")  # `returns:` as a mapping: `{value: "...", sum: 0}`

@@ -12,7 +12,8 @@ AGGREGATES = ("count", "all", "any", "sum", "min", "max", "list", "set", "first"
 VALUES: dict[str, tuple[str, str, str]] = {
     "current": ("player", "self.current", "The seat whose turn it is."),
     "deciding": ("player", "self._deciding()",
-                 "The seat deciding now (`to_act()`): the phase's `actor:`, else the seat whose turn it is."),
+                 "The seat deciding now (`to_act()`): the phase's `actor:`, else the seat whose turn it is; in a "
+                 "simultaneous phase, the seat whose choices are listed or whose action is played."),
     "opponent": ("player", "(self.current + 1) % self.num_players", "The next seat (the other one at two players)."),
     "players": ("list(player)", "range(self.num_players)", "Every seat."),
     "owners": ("list(player)", "range(self.num_seats)",

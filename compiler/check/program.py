@@ -145,6 +145,10 @@ def _phases(fx: EffectTyper) -> list[t.Phase]:
         if ph.actor is not None and typed_phase.actor is not None and _uses_deciding(x, typed_phase.actor):
             x.error(ph.actor.span, f"the actor of phase `{ph.name}` uses `deciding`, the seat it names itself",
                     "name the seat another way: `current`, a field, `auction_bidder(...)`")
+        together = typed_phase.simultaneous
+        if ph.simultaneous is not None and together is not None and _uses_deciding(x, together):
+            x.error(ph.simultaneous.span, f"the seats of simultaneous phase `{ph.name}` use `deciding`, which is "
+                                          "each of them in turn", "name them another way: `players`, a comprehension")
     return phases
 
 
@@ -168,9 +172,19 @@ def _phase(fx: EffectTyper, i: int, ph: ir.Phase) -> t.Phase:
     if ph.actor is not None:
         actor = x.rule_expr(ph.actor, "legal")
         x.want(entity("player"), actor.ty, ph.actor.span, f"the actor of phase `{ph.name}`")
+    simultaneous = None
+    if ph.simultaneous is not None:  # several seats choose at once: who is to act is each of them
+        simultaneous = x.rule_expr(ph.simultaneous, "legal")
+        x.want(list_of(entity("player")), simultaneous.ty, ph.simultaneous.span,
+               f"the seats of simultaneous phase `{ph.name}`")
+        if ph.actor is not None:
+            x.error(ph.simultaneous.span, f"phase `{ph.name}` names both an `actor:` and the seats that choose "
+                                          "at once (`simultaneous:`)",
+                    "keep one: `actor:` for one seat deciding, `simultaneous:` for several choosing together")
     const = phase_constant(ph.name)
     x.symbols.tables.constants.append((const, i, "phase"))
-    return t.Phase(ph.name, const, start, tuple(r.name for r in ph.actions), ph.when_stuck, actor, ph.span)
+    return t.Phase(ph.name, const, start, tuple(r.name for r in ph.actions), ph.when_stuck, actor, ph.span,
+                   simultaneous)
 
 
 def _uses_deciding(x: ExprTyper, e: t.Expr) -> bool:

@@ -78,8 +78,9 @@ def phases(lo: Lowerer) -> None:
         limits.mark(lo, before, "start")
         lo.assigned = frozenset()
         actor = effects.condition_node(lo, ph.actor, "actor") if ph.actor is not None else None
+        together = effects.condition_node(lo, ph.simultaneous, "actor") if ph.simultaneous is not None else None
         prog.phases.append(LoweredPhase(ph.name, ph.const, start, ph.actions, ph.stuck, ph.span, actor,
-                                        steps=_asks(ph.start, lo.suspending)))
+                                        steps=_asks(ph.start, lo.suspending), simultaneous=together))
 
 
 def ending(lo: Lowerer) -> None:

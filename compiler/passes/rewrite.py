@@ -61,7 +61,8 @@ def map_program(program: t.TypedProgram, f: ExprFn) -> t.TypedProgram:
         defines=tuple(replace(d, body=f(d.body)) for d in program.defines),
         procedures=tuple(replace(p, body=block(p.body)) for p in program.procedures),
         triggers=tuple(replace(tr, when=opt(tr.when), effect=block(tr.effect)) for tr in program.triggers),
-        phases=tuple(replace(ph, start=block(ph.start), actor=opt(ph.actor)) for ph in program.phases),
+        phases=tuple(replace(ph, start=block(ph.start), actor=opt(ph.actor), simultaneous=opt(ph.simultaneous))
+                     for ph in program.phases),
         actions=tuple(replace(a, when=opt(a.when), choices=tuple(replace(c, domain=f(c.domain)) for c in a.choices),
                               effect=block(a.effect), revealed=opt(a.revealed)) for a in program.actions),
         setup=block(program.setup),

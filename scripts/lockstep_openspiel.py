@@ -31,18 +31,17 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--games must be from 1 to 10,000,000")
     if not 0 <= args.seed < 2**63:
         parser.error("--seed must be from 0 to 2**63 - 1")
-    game = None
-    if args.rules:
-        from rulewright.loading import load_rules
-        from rulewright.runtime.errors import RulewrightError
+    from rulewright.core.source import CompileError
+    from rulewright.loading import load_rules
+    from rulewright.runtime.errors import RulewrightError
 
-        try:
-            game = load_rules(args.rules)
-        except RulewrightError as exc:
-            print(f"lockstep: error: {exc}", file=sys.stderr)
-            return 2
     adapter = ADAPTERS[args.game]
-    report = run(adapter, args.games, args.seed, game=game, stop_at_first=not args.all)
+    try:
+        game = load_rules(args.rules) if args.rules else None
+        report = run(adapter, args.games, args.seed, game=game, stop_at_first=not args.all)
+    except (RulewrightError, CompileError, OSError) as exc:
+        print(f"lockstep: error: {exc}", file=sys.stderr)
+        return 2
     print(f"{adapter.ruleset} against OpenSpiel's {adapter.openspiel}: {report.games} games agree to the end, "
           f"{report.cut} cut at the move limit, {report.mismatches} mismatched; {report.decisions:,} decisions "
           f"compared in {report.seconds:.1f} s (seeds {args.seed} to {args.seed + args.games - 1})")

@@ -268,6 +268,12 @@ def run(adapter: Adapter, games: int, seed: int = 0, game: Game | None = None,
 
 
 # -- the bundled classics' adapters -----------------------------------------------------------------
+def read_field(state: State, name: str) -> Any:
+    """A field of a rulewright state by its rule name, as the generated module holds it (a per-spot or
+    per-player field: a sequence indexed by the entity's number; docs/language.md, "Values")."""
+    return getattr(state, name)
+
+
 def _hex_label(row: int, col: int) -> str:
     """rules/hex's label of OpenSpiel's cell (column `col`, row `row`, from 0): the row's letter
     and its place from the map's left edge (row r is shifted r characters: place col + r // 2 + 1)."""
@@ -291,7 +297,7 @@ def _hex_openspiel(state: Any) -> Hashable:
 
 
 def _hex_rulewright(state: State) -> Hashable:
-    stones: Sequence[int | None] = getattr(state, "stone")
+    stones: Sequence[int | None] = read_field(state, "stone")
     return tuple(sorted((state.label("spot", s), p) for s, p in enumerate(stones) if p is not None))
 
 
@@ -317,7 +323,7 @@ def _dice_openspiel(state: Any) -> Hashable:
 
 
 def _dice_rulewright(state: State) -> Hashable:
-    return tuple(getattr(state, "die_of")), (getattr(state, "bid_count"), getattr(state, "bid_face"))
+    return tuple(read_field(state, "die_of")), (read_field(state, "bid_count"), read_field(state, "bid_face"))
 
 
 ADAPTERS: dict[str, Adapter] = {
@@ -327,4 +333,4 @@ ADAPTERS: dict[str, Adapter] = {
                           chance=_dice_chance, doc="each seat's die and the last bid"),
 }
 
-__all__ = ["ADAPTERS", "MAX_MOVES", "Adapter", "Mismatch", "Report", "play", "rulewright_returns", "run"]
+__all__ = ["ADAPTERS", "MAX_MOVES", "Adapter", "Mismatch", "Report", "play", "read_field", "rulewright_returns", "run"]

@@ -145,7 +145,9 @@ def render_board(state: State, viewer: int | None = None, width: int | None = No
     drawn, occupants = _occupants(state, view)
     label_width = max((len(label) for label in board.labels), default=1)
     nothing = f"{'/'.join(drawn) or 'nothing'} (· nothing on it)"
-    if isinstance(board, HexMapBoard):
+    if not board.spots:  # a rule set without `boards:`: only the fields below
+        lines.pop()
+    elif isinstance(board, HexMapBoard):
 
         def cell(spot: int) -> str:
             label = board.labels[spot]

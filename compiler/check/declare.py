@@ -108,8 +108,6 @@ def _boards(s: Symbols) -> None:
         s.attributes.setdefault("region", {})[attr] = (
             enum(enum_name), f"self.board.region_attributes[{s.boards.region_attributes.index(attr)}]")
     _board_shapes(s)
-    if not rs.boards:
-        s.error(rs.span, "a rule set needs `boards:` with at least one board")
     s.tables.region_kinds = kinds or ()
     s.declare_enum("regionkind", kinds or (), rs.span, "the kinds of regions on the board")
     for board in rs.boards:

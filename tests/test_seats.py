@@ -1,0 +1,112 @@
+"""Seat arithmetic (`seat`, `seat_at`, `next_seat`, `previous_seat`, `other`, `num_players`) and rule
+sets without a board (issue 37), through tests/games/seat-dice.yaml: a dice game that leaves
+`boards:` out. Its invariants state what the seat built-ins must give; they are checked at every
+position of seeded random games, at every player count."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+import rulewright
+from rulewright.compiler.driver import compile_file
+from rulewright.draw import board_facts, draw_svg, view_of
+from rulewright.render import render_state
+from rulewright.runtime import Game, GameError, State, next_seat, other_seat, previous_seat, seat_at
+from tests.helpers.games import GAMES
+
+SEAT_DICE = GAMES / "seat-dice.yaml"
+
+
+@cache
+def seat_dice() -> Game:
+    return rulewright.game_from_source(compile_file(SEAT_DICE).source, str(SEAT_DICE))
+
+
+def play(players: int, seed: int) -> list[State]:
+    """Every position of one seeded random game."""
+    state = seat_dice().new_state(players, seed=seed)
+    rng = random.Random(seed)
+    seen = [state.clone()]
+    while not state.is_terminal():
+        state.apply(rng.choice(state.legal_actions()))
+        seen.append(state.clone())
+    return seen
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_invariants_of_seat_arithmetic_hold_in_every_position(players: int) -> None:
+    dealt = 0
+    for seed in range(3):
+        positions = play(players, seed)
+        assert positions[0].dealer == players - 1  # the setup gave the button to the last player
+        for before, after in zip(positions, positions[1:], strict=False):
+            assert after.broken_invariants() == [], (players, seed, after.turn)
+            if before.dealer != after.dealer:  # `deal on`: the button goes to the next seat, round
+                assert after.dealer == (before.dealer + 1) % players
+                dealt += 1
+    assert dealt  # (the button moved in these games)
+
+
+def test_the_invariants_can_fail() -> None:
+    """The invariants are read, not passed by default: a position that breaks one is named."""
+    state = seat_dice().new_state(3, seed=1)
+    state.chips[0] += 1  # a chip from nowhere
+    state._fields_set()
+    assert state.broken_invariants() == ["chips_kept"]
+
+
+def test_seat_numbers_count_from_one_and_the_neutral_seats_follow() -> None:
+    assert [seat_at(n, 3, 4, "r:1") for n in (1, 2, 3, 4)] == [0, 1, 2, 3]
+    assert [next_seat(p, 3, "r:1") for p in range(3)] == [1, 2, 0]
+    assert [previous_seat(p, 3, "r:1") for p in range(3)] == [2, 0, 1]
+    assert [other_seat(p, 2, "r:1") for p in range(2)] == [1, 0]
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: seat_at(0, 3, 4, "r.yaml:7"), "seat_at(0): this game has seats 1 to 4 (3 players, then the neutral"),
+    (lambda: seat_at(5, 3, 3, "r.yaml:7"), "seat_at(5): this game has seats 1 to 3"),
+    (lambda: next_seat(3, 3, "r.yaml:7"), "next_seat(p) of a neutral seat (seat 4)"),
+    (lambda: previous_seat(3, 3, "r.yaml:7"), "previous_seat(p) of a neutral seat (seat 4)"),
+    (lambda: other_seat(0, 3, "r.yaml:7"), "other(p) is the other player of two, and this game has 3"),
+    (lambda: other_seat(2, 2, "r.yaml:7"), "other(p) of a neutral seat (seat 3)"),
+])
+def test_a_seat_that_is_not_there_is_a_game_error_at_the_rule_line(call: object, message: str) -> None:
+    with pytest.raises(GameError) as err:
+        call()  # type: ignore[operator]
+    assert str(err.value).startswith("r.yaml:7: game error: ")
+    assert message in str(err.value)
+
+
+def test_other_at_more_players_stops_the_game_at_its_rule_line(tmp_path: Path) -> None:
+    """`other` in a rule set for 2 to 4 players is allowed, and a game error where it runs at 3."""
+    text = SEAT_DICE.read_text(encoding="utf-8").replace("last == 3 and num_players == 2", "last == 3")
+    path = tmp_path / "seat-dice.yaml"
+    path.write_text(text, encoding="utf-8")
+    threes = rulewright.game_from_source(compile_file(path).source, str(path))
+    line = next(i for i, row in enumerate(text.splitlines(), 1) if "other(current)" in row)
+    with pytest.raises(GameError, match=rf"seat-dice.yaml:{line}: game error: other\(p\) is the other player"):
+        for seed in range(50):
+            state = threes.new_state(3, seed=seed)
+            rng = random.Random(seed)
+            while not state.is_terminal():
+                state.apply(rng.choice(state.legal_actions()))
+
+
+def test_a_game_without_a_board_plays_on_an_empty_board_of_its_own() -> None:
+    game = seat_dice()
+    state = game.new_state(2, seed=0)
+    assert state.board.spots == () and state.board.region_names == ()
+    assert state.board is game.new_state(3, seed=1).board  # one per game: its interned actions
+    assert game.board_for({}) is state.board
+
+
+def test_a_game_without_a_board_is_drawn_without_one() -> None:
+    state = play(3, 2)[5]
+    text = render_state(state, 0)
+    assert "chips" in text and "dealer" in text and "spot" not in text
+    svg = draw_svg(state.board, view_of(state, 0), board_facts(state))
+    assert "no board" in svg and "chips: " in svg and "graph board" not in svg

@@ -15,7 +15,17 @@ import rulewright
 from rulewright.compiler.driver import compile_file
 from rulewright.draw import board_facts, draw_svg, view_of
 from rulewright.render import render_state
-from rulewright.runtime import Game, GameError, State, next_seat, other_seat, previous_seat, seat_at
+from rulewright.runtime import (
+    Game,
+    GameError,
+    RegionSpec,
+    RingBoard,
+    State,
+    next_seat,
+    other_seat,
+    previous_seat,
+    seat_at,
+)
 from tests.helpers.games import GAMES
 
 SEAT_DICE = GAMES / "seat-dice.yaml"
@@ -110,3 +120,62 @@ def test_a_game_without_a_board_is_drawn_without_one() -> None:
     assert "chips" in text and "dealer" in text and "spot" not in text
     svg = draw_svg(state.board, view_of(state, 0), board_facts(state))
     assert "no board" in svg and "chips: " in svg and "graph board" not in svg
+
+
+# -- regions owned by a seat (`owner:`), through tests/games/edge-link.yaml ---------------------------
+
+EDGE_LINK = GAMES / "edge-link.yaml"
+
+
+def edge_link() -> Game:
+    """A game of its own each time (a test below changes its board)."""
+    return rulewright.game_from_source(compile_file(EDGE_LINK).source, str(EDGE_LINK))
+
+
+def test_owned_regions_hold_their_invariants_and_decide_the_game() -> None:
+    game = edge_link()
+    won = 0
+    for seed in range(4):
+        state = game.new_state(2, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            assert state.broken_invariants() == []
+            state.apply(rng.choice(state.legal_actions()))
+        won += len(state.winners()) == 1
+    assert won  # (the edges a seat owns were joined in some game)
+
+
+def test_the_owner_invariants_can_fail() -> None:
+    game = edge_link()
+    state = game.new_state(2, seed=0)
+    board = state.board
+    board.region_owner = (1, *board.region_owner[1:])  # the north edge given to white
+    assert sorted(state.broken_invariants()) == ["owners_as_written", "two_edges_each"]
+
+
+def test_an_owner_is_a_seat_played_or_none() -> None:
+    """A seat's number, from 1; a seat a game does not play owns nothing there; a neutral seat
+    comes after the players, however many play."""
+    specs = [RegionSpec("zone", "a", ("1",), 2), RegionSpec("zone", "b", ("2",), -2),
+             RegionSpec("zone", "c", ("3",)), RegionSpec("zone", "d", ("4",), 0)]
+    board = RingBoard("track", 4, ("zone",), specs)
+    assert [board.owner_of(r, 2) for r in range(4)] == [None, 2, None, 0]
+    assert [board.owner_of(r, 3) for r in range(4)] == [2, 3, None, 0]
+    assert board.owned(0, 0, 2) == (3,) and board.owned(2, 0, 3) == (0,) and board.owned(1, 0, 3) == ()
+
+
+@pytest.mark.parametrize("board", [
+    "ring: 4\n    regions:\n      zone: {a: {owner: 2, spots: [1, 2]}, b: [3, 4]}",
+    "graph: {spots: [X, Y, Z], roads: [[X, Y, Z]]}\n    regions:\n"
+    "      zone: {a: {owner: 2, spots: [X]}, b: {owner: 1, spots: [Y, Z]}}",
+], ids=["ring", "graph"])
+def test_every_kind_of_board_gives_its_regions_owners(board: str, tmp_path: Path) -> None:
+    text = EDGE_LINK.read_text(encoding="utf-8")
+    start, end = text.index("boards:"), text.index("state:")
+    rules = (text[:start] + "boards:\n  other:\n    " + board + "\n\n" + text[end:]).replace(
+        "owned_regions(p, edge)", "owned_regions(p, zone)").replace("regions_of(edge)", "regions_of(zone)")
+    rules = rules[:rules.index("invariants:")]
+    path = tmp_path / "edge-link.yaml"
+    path.write_text(rules, encoding="utf-8")
+    state = rulewright.game_from_source(compile_file(path).source, str(path)).new_state(2, seed=0)
+    assert state.board.owner_of(0, 2) == 1 and state.board.owned(1, 0, 2) == (0,)

@@ -107,6 +107,16 @@ declare(Builtin("neighbours", (("spot", "spot"),), "list(spot)", "self.board.nei
                 reads=BOARD, facts=listed("degree")))
 
 
+# regions owned by a seat (`owner:`, issue 37): the board says which seat, the game how many play
+declare(Builtin("owner_of", (("r", "region"),), "optional(player)", "self.board.owner_of({0}, self.num_players)",
+                "The seat owning a region (its `owner:`), or none: a region of no owner, or of a seat not played.",
+                reads=BOARD | GAME, facts=lambda c: c.typed().priced(c.cost + 1)))
+declare(Builtin("owned_regions", (("p", "player"), ("kind", "regionkind")), "list(region)",
+                "self.board.owned({0}, {1}, self.num_players)",
+                "The regions of a kind a seat owns (`owner:`), in board order.", reads=BOARD | GAME,
+                facts=lambda c: Facts(sat(c.cost + 2 * c.bounds["region"]), c.bounds["region"], item=Facts())))
+
+
 # -- seats and numbers in a row ----------------------------------------------------------------
 
 declare(Builtin("role", (("p", "player"),), "role", "_ROLE_OF_SEAT[{0}]", "The role a seat plays."))

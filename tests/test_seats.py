@@ -26,7 +26,10 @@ from rulewright.runtime import (
     previous_seat,
     seat_at,
 )
+from rulewright.viewer import Sessions
+from rulewright.web import WebApp
 from tests.helpers.games import GAMES
+from tests.helpers.web import PageClient, api
 
 SEAT_DICE = GAMES / "seat-dice.yaml"
 
@@ -179,3 +182,23 @@ def test_every_kind_of_board_gives_its_regions_owners(board: str, tmp_path: Path
     path.write_text(rules, encoding="utf-8")
     state = rulewright.game_from_source(compile_file(path).source, str(path)).new_state(2, seed=0)
     assert state.board.owner_of(0, 2) == 1 and state.board.owned(1, 0, 2) == (0,)
+
+
+def test_the_web_board_plays_a_game_without_a_board() -> None:
+    """The web board draws the players' areas and the fields, no board; a click names no spot."""
+    client = PageClient(WebApp({"seat-dice": seat_dice}, Sessions()))  # (the game compiled once, above)
+    form = {"ruleset": "seat-dice", "players": "2", "seed": "3", "seat1": "human", "seat2": "random"}
+    made = client.post("/new", data=form)
+    assert made.status_code == 303, made.text
+    key = made.headers["Location"].removeprefix("/game/")
+    data = api(client, f"/api/game/{key}?seat=1").json
+    assert data is not None and data["history"][0].startswith("P1 roll (forced)")  # (P2 deals: P1 only rolls)
+    assert "no board" in data["svg"] and "chips: " in data["svg"] and "<circle" in data["svg"]  # the players' areas
+    for _ in range(100):  # the game is played to its end, P2's moves by its agent
+        if data["terminal"]:
+            break
+        data = (api(client, f"/api/game/{key}/move", {"seat": 1, "text": data["moves"][-1]}) if data["moves"]
+                else api(client, f"/api/game/{key}/agent", {"seat": "1"})).json
+        assert data is not None and "illegal" not in data
+    assert data["winners"] and "no board" in data["svg"]
+    assert api(client, f"/api/game/{key}/click", {"seat": 1, "spot": "A1"}).status_code == 400

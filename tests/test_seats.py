@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import rulewright
+from rulewright.compiler.diff import diff, load_ruleset
 from rulewright.compiler.driver import compile_file
 from rulewright.draw import board_facts, draw_svg, view_of
 from rulewright.render import render_state
@@ -202,3 +203,12 @@ def test_the_web_board_plays_a_game_without_a_board() -> None:
         assert data is not None and "illegal" not in data
     assert data["winners"] and "no board" in data["svg"]
     assert api(client, f"/api/game/{key}/click", {"seat": 1, "spot": "A1"}).status_code == 400
+
+
+def test_diff_reports_a_changed_owner_and_nothing_of_lines_moved(tmp_path: Path) -> None:
+    text = EDGE_LINK.read_text(encoding="utf-8")
+    moved = tmp_path / "edge-link.yaml"
+    text = text.replace("rulewright: 1\n", "rulewright: 1\n\n\n")  # every line moved down
+    moved.write_text(text.replace("east: {owner: 2,", "east: {owner: 1,"), encoding="utf-8")
+    changes = diff(load_ruleset(EDGE_LINK), load_ruleset(moved))
+    assert [(c.path, c.old, c.new) for c in changes] == [("boards.small.regions.edge.east.owner", "2", "1")]

@@ -121,6 +121,9 @@ def _boards(s: Symbols) -> None:
     board_names = tuple(b.name for b in rs.boards)
     if len(rs.boards) > 1 and option is None:
         s.error(rs.boards[1].span, "several boards need an option `board` to choose between them")
+    elif option is not None and not board_names:
+        s.error(option.span, "option `board` chooses between boards, and this rule set has none",
+                "declare `boards:`, or give the option another name")
     elif option is not None and set(option.choices) - set(RUNTIME_BOARDS) != set(board_names):
         s.error(option.span, f"option `board` must choose among the boards: {', '.join(board_names)}")
 

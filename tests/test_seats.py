@@ -14,7 +14,9 @@ import pytest
 import rulewright
 from rulewright.compiler.diff import diff, load_ruleset
 from rulewright.compiler.driver import compile_file
+from rulewright.coverage import run_games
 from rulewright.draw import board_facts, draw_svg, view_of
+from rulewright.leaks import find_leaks
 from rulewright.render import render_state
 from rulewright.runtime import (
     Game,
@@ -212,3 +214,12 @@ def test_diff_reports_a_changed_owner_and_nothing_of_lines_moved(tmp_path: Path)
     moved.write_text(text.replace("east: {owner: 2,", "east: {owner: 1,"), encoding="utf-8")
     changes = diff(load_ruleset(EDGE_LINK), load_ruleset(moved))
     assert [(c.path, c.old, c.new) for c in changes] == [("boards.small.regions.edge.east.owner", "2", "1")]
+
+
+def test_leaks_and_coverage_run_on_a_game_without_a_board() -> None:
+    """What a seat may see is checked without a board (the die under each cup stays its owner's),
+    and the coverage build plays the game."""
+    report = find_leaks(seat_dice(), 3, players=3)
+    assert report.errors == [] and report.leaks == [] and report.states and report.hidden_fields == ["secret"]
+    covered = run_games(SEAT_DICE, 4, 0, 2, {})
+    assert covered.errors == [] and covered.runs == 4 and sum(1 for n in covered.hits if n) > len(covered.hits) // 2

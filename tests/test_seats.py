@@ -223,3 +223,9 @@ def test_leaks_and_coverage_run_on_a_game_without_a_board() -> None:
     assert report.errors == [] and report.leaks == [] and report.states and report.hidden_fields == ["secret"]
     covered = run_games(SEAT_DICE, 4, 0, 2, {})
     assert covered.errors == [] and covered.runs == 4 and sum(1 for n in covered.hits if n) > len(covered.hits) // 2
+
+
+def test_play_shows_each_region_s_owner() -> None:
+    text = render_state(edge_link().new_state(2, seed=0), 0, width=200)
+    assert "edges: north (P1) A1 A2 A3; south (P1) E1 E2 E3; west (P2) B1 C1 D1; east (P2) B4 C5 D4; centre (judge) " \
+           "C3; rim C2 C4" in text

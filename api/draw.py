@@ -15,7 +15,8 @@ Every board kind of the language is drawn from its declaration (docs/web.md):
   laid out here, deterministically: classical scaling of the road distances (spots of one
   region drawn closer), refined by stress majorization (numpy), the same picture every time;
 - a wall: the faces laid, in the order of the state's layout field, left to right (wrapped
-  into rows), and the faces not laid below, faded.
+  into rows), and the faces not laid below, faded;
+- no board (a rule set without `boards:`): nothing but the panels.
 
 On the board, each per-spot field is drawn where its value differs from the field's plain value
 (none, false, 0, empty, an enumeration's first value, or the value most spots hold when that
@@ -251,7 +252,9 @@ def board_layout(board: Board) -> Layout:
     found = _LAYOUTS.get(key)
     if found is not None:
         return found
-    if isinstance(board, HexBoard):
+    if not board.spots:  # a rule set without `boards:`: nothing drawn but the panels
+        layout = Layout([], "circle", 15.0, 0.0, 0.0, note="no board")
+    elif isinstance(board, HexBoard):
         layout = hex_layout(board)
     elif isinstance(board, RingBoard):
         layout = ring_layout(board)

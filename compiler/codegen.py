@@ -92,10 +92,10 @@ def _unparen(code: str | Expr) -> str:
 def _shared_regions_constants(boards: list[BoardTable]) -> list[tuple[str, BoardTable, list[str]]]:
     """The regions that two boards or more have alike, each written once as a module constant
     (`REGIONS__<first board>`): the constant, the first board, the names of the boards."""
-    alike: dict[tuple[tuple[str, str, tuple[str, ...]], ...], list[BoardTable]] = {}
+    alike: dict[tuple[tuple[tuple[str, str, tuple[str, ...]], ...], tuple[int, ...]], list[BoardTable]] = {}
     for board in boards:
         if board.regions:
-            alike.setdefault(tuple(board.regions), []).append(board)
+            alike.setdefault((tuple(board.regions), board.owners), []).append(board)
     return [(regions_constant(same[0].name), same[0], [b.name for b in same])
             for same in alike.values() if len(same) > 1]
 

@@ -100,7 +100,7 @@ _KEYS: dict[tuple[type, str], str] = {
 }
 # Not rules: which file, which variant name, where; and the version a new one replaced, which is
 # shown with the new one that uses it (`Change.uses`).
-_SKIP = {"span", "others_span", "files", "variant", "base"}
+_SKIP = {"span", "others_span", "owner_span", "files", "variant", "base"}
 _STMTS = (ast.Assign, ast.Let, ast.CallStmt, ast.Goto, ast.EndTurn, ast.Pass, ast.Tell, ast.For, ast.If, ast.Ask,
           ast.While, ast.Break, ast.Continue)
 _AST_NODES = (ast.Num, ast.Str, ast.BoolLit, ast.Name, ast.Attr, ast.Index, ast.Call, ast.Comprehension, ast.ListLit,

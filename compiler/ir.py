@@ -30,6 +30,8 @@ class Region:
     spots: tuple[str, ...]
     span: SourceSpan
     attributes: tuple[tuple[str, str], ...] = ()  # (attribute, value name): `colour: violet`
+    owner: str | int | None = None  # `owner:` a seat's number, a role or a neutral seat (check/declare.py)
+    owner_span: SourceSpan | None = None
 
 
 @dataclass(frozen=True, slots=True)

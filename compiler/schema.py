@@ -108,7 +108,8 @@ TOP_DOCS: dict[str, str] = {
              "of all its values",
     "options": "named readings and settings: `doc`, `quote` (the rulebook sentence), `default`, "
                "`choices`",
-    "boards": "one or more boards; with several, an option `board` chooses",
+    "boards": "one or more boards; with several, an option `board` chooses; left out, the game has no board "
+              "(dice, cards, bids: see Boards)",
     "dice": "kinds of dice, each a mapping of die name to its faces",
     "components": "numbered pieces with constant attributes: `tile: {count: 72, all: tiles, "
                   "attributes: {animal: \"animal[i // 6]\", emperor: \"i % 6 == 0\"}}`; `t.animal` reads "

@@ -451,6 +451,8 @@ class BoardTable:
     legend: tuple[tuple[str, str], ...] = ()  # a hex map: each symbol and its attributes, as text
     cell_attributes: tuple[tuple[int, ...], ...] = ()  # per spot attribute, its value for each cell
     wall: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] = ()  # a wall's pieces: faces, spots
+    # the owner of each region (`owner:`), as runtime/boards/base.py `RegionSpec.owner` numbers it; () if none has one
+    owners: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

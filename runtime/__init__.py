@@ -49,8 +49,13 @@ from .mechanics import (  # every name of its __all__ (test_builtins: a name mis
     drawn_out,
     held,
     majority,
+    next_seat,
+    other_seat,
+    previous_seat,
     put,
     ranked,
+    seat_at,
+    seat_number,
     throw,
     value_of,
     without,
@@ -85,3 +90,5 @@ __all__ += ["add_at", "coin", "die", "draw", "draw_from", "drawn_out", "held", "
             "throw", "value_of", "without"]
 # runtime/order.py: the order sets are walked, saved and shown in
 __all__ += ["sort_key"]
+# runtime/mechanics.py: seat arithmetic (issue 37)
+__all__ += ["next_seat", "other_seat", "previous_seat", "seat_at", "seat_number"]

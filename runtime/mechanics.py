@@ -20,6 +20,7 @@ from .rng import Rng
 __all__ = ["add_at", "coin", "die", "draw", "draw_from", "drawn_out", "majority", "put", "ranked",
            "throw", "value_of", "without",
            "held"]  # a field keeps its declared type in the native build (docs/native.md)
+__all__ += ["next_seat", "other_seat", "previous_seat", "seat_at", "seat_number"]  # seat arithmetic (issue 37)
 
 # The item type of a list or set a rule passes (compiler/builtins/library.py's `T`): an int, a bool, or
 # a tuple or frozenset of them (a list of lists, a list of sets: docs/language.md, "Values").
@@ -255,3 +256,46 @@ def held(value: Any) -> Any:
     this function the field keeps its declared type. Used for optional fields and lists written
     as tuple displays only."""
     return value
+
+
+# -- seat arithmetic (issue 37): seats are numbered from 1 in the rules, as players are shown (`P1`),
+# and from 0 in the state; the neutral seats (`neutral:`) come after the players and never take a turn.
+
+def seat_number(p: int) -> int:
+    """The number a rule reads of a seat (`seat(p)`): 1 for the first player."""
+    return p + 1
+
+
+def seat_at(number: int, players: int, seats: int, where: str) -> int:
+    """The seat numbered `number` (1 for the first player, `players + 1` for the first neutral seat);
+    a number of no seat is a game error at the rule line `where`."""
+    if not 1 <= number <= seats:
+        raise GameError(where, f"seat_at({number}): this game has seats 1 to {seats}"
+                        + (f" ({players} players, then the neutral seats)" if seats > players else ""))
+    return number - 1
+
+
+def _a_player(p: int, players: int, what: str, where: str) -> None:
+    if not 0 <= p < players:
+        raise GameError(where, f"{what} of a neutral seat (seat {p + 1}): a neutral seat takes no turn")
+
+
+def next_seat(p: int, players: int, where: str) -> int:
+    """The player after `p`, clockwise (to the left), the first after the last; a neutral seat has none."""
+    _a_player(p, players, "next_seat(p)", where)
+    return p + 1 if p + 1 < players else 0
+
+
+def previous_seat(p: int, players: int, where: str) -> int:
+    """The player before `p` (to the right), the last before the first; a neutral seat has none."""
+    _a_player(p, players, "previous_seat(p)", where)
+    return p - 1 if p > 0 else players - 1
+
+
+def other_seat(p: int, players: int, where: str) -> int:
+    """The other player of a two-player game; at more players, or of a neutral seat, a game error."""
+    if players != 2:
+        raise GameError(where, f"other(p) is the other player of two, and this game has {players}: "
+                        "use next_seat(p) or previous_seat(p)")
+    _a_player(p, players, "other(p)", where)
+    return 1 - p

@@ -19,7 +19,7 @@ from mypy_extensions import mypyc_attr
 
 from . import decisions
 from .auction import NOBODY, Auction
-from .boards import Board
+from .boards import Board, NoBoard
 from .decisions import END_TURN, NO_GOTO, Steps
 from .errors import BadSetup, GameError, IllegalAction, RulewrightError, is_int, shown
 from .faults import game_error, rule_where
@@ -1470,7 +1470,13 @@ class Game:
                     self.board_players)
 
     def board_for(self, options: Mapping[str, str], players: int | None = None) -> Board:
-        """The board the options choose; `by_players`: the first board made for that many players."""
+        """The board the options choose; `by_players`: the first board made for that many players. A
+        rule set without `boards:` plays on a board of no spots, its own (`NoBoard`: what it interns)."""
+        if not self._board_makers:
+            found = self._boards.get("")
+            if found is None:
+                found = self._boards[""] = NoBoard()
+            return found
         name = options.get("board") or next(iter(self._board_makers))
         if name == BY_PLAYERS:
             fits = [b for b in self._board_makers

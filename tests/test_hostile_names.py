@@ -283,6 +283,8 @@ def made_names(rs: ir.RuleSet) -> tuple[set[str], set[str], set[str]]:
             local.add(node.name)
         elif isinstance(node, ast.For | ast.Comprehension | ast.Ask):
             local.add(node.var)
+            if isinstance(node, ast.Comprehension):  # (and the variables of its clauses after the first)
+                local.update(var for var, _, _ in node.more)
     locals_ = {names.local_name(n) for n in local} | {names.FILTER_LOCAL.format(f.name) for f in rs.fields}
     return module, members, locals_
 

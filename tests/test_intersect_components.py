@@ -56,7 +56,7 @@ def test_the_forms_taken_and_those_left_to_a_walk() -> None:
     assert shapes(GAME) == {
         "held": "count", "has_gold": "any", "all_gold": "all", "size": "count", "gold_of": "count", "colours": "set",
         "rich": None,  # (a count of `held`, not of an attribute: `held` inside it is taken)
-        "other": None,  # a test that is no equality
+        "off_colour": None,  # a test that is no equality
         "first_colour": None,  # a value that can fail (`pick[0]`): the walk computes it only for an item
         "gold_where": None,  # `all` with a condition
         "listed": None,  # a list: its items may repeat

@@ -105,11 +105,18 @@ def _occupants(state: State, view: View) -> tuple[list[str], Callable[[str], str
     return [f.name for f in drawn] + [f"the seats' {name}" for name in place_fields], text
 
 
-def _regions(board: Board, width: int) -> list[str]:
-    """Each kind of region with its regions and their spots (`mountains: M1 A1 A2; M2 ...`)."""
+def _regions(board: Board, width: int, state: State | None = None) -> list[str]:
+    """Each kind of region with its regions and their spots (`mountains: M1 A1 A2; M2 ...`), a region
+    owned by a seat (`owner:`) with its owner (`north (P1) A1 A2 A3`)."""
     lines: list[str] = []
+    seats = state._labels("player") if state is not None else ()
+
+    def owned(r: int) -> str:
+        owner = board.owner_of(r, state.num_players) if state is not None else None
+        return f" ({seats[owner]})" if owner is not None and owner < len(seats) else ""
+
     for k, kind in enumerate(board.kinds):
-        groups = [f"{board.region_names[r]} " + " ".join(board.labels[s] for s in board.region_spots[r])
+        groups = [f"{board.region_names[r]}{owned(r)} " + " ".join(board.labels[s] for s in board.region_spots[r])
                   for r in board.regions_of_kind[k]]
         if groups:
             lines += textwrap.wrap(f"{kind}s: " + "; ".join(groups), width, subsequent_indent="    ",
@@ -145,7 +152,9 @@ def render_board(state: State, viewer: int | None = None, width: int | None = No
     drawn, occupants = _occupants(state, view)
     label_width = max((len(label) for label in board.labels), default=1)
     nothing = f"{'/'.join(drawn) or 'nothing'} (· nothing on it)"
-    if isinstance(board, HexMapBoard):
+    if not board.spots:  # a rule set without `boards:`: only the fields below
+        lines.pop()
+    elif isinstance(board, HexMapBoard):
 
         def cell(spot: int) -> str:
             label = board.labels[spot]
@@ -168,7 +177,7 @@ def render_board(state: State, viewer: int | None = None, width: int | None = No
         lines += drawing
         lines.append("")
         lines.append(f"spot: label, then {nothing}")
-        lines += _regions(board, width)
+        lines += _regions(board, width, state)
     elif isinstance(board, WallBoard):
         layout_field = next((f.name for f in state.FIELDS if f.kind == "list" and f.element == "wallface"
                              and f.name in seen), None)
@@ -197,7 +206,7 @@ def render_board(state: State, viewer: int | None = None, width: int | None = No
         lines += _packed("the ring, clockwise:", [f"{board.labels[s]} {occupants(board.labels[s])}"
                                                   for s in board.spots], width)
         lines.append(f"spot: label, then {nothing}")
-        lines += _regions(board, width)
+        lines += _regions(board, width, state)
     else:  # a graph board: each spot with its roads
         for s in board.spots:
             roads = " ".join(board.labels[n] for n in board.neighbours[s])
@@ -205,7 +214,7 @@ def render_board(state: State, viewer: int | None = None, width: int | None = No
                                    + (f"  (roads to {roads})" if roads else ""), width, subsequent_indent="    ")
         lines.append("")
         lines.append(f"spot: label, then {nothing}")
-        lines += _regions(board, width)
+        lines += _regions(board, width, state)
     lines.append("")
     per = {f.name: f.per for f in state.FIELDS}
     for name, value in seen.items():

@@ -124,9 +124,18 @@ def _region_kinds(r: Reader, m: YMap) -> tuple[ir.RegionKind, ...]:
 def _region(r: Reader, rkey: YScalar, rvalue: YNode) -> ir.Region:
     """A region: its spots, or `Chu: {colour: violet, spots: [...]}` (its attributes beside them)."""
     attributes: list[tuple[str, str]] = []
+    owner: str | int | None = None
+    owner_span: SourceSpan | None = None
     if isinstance(rvalue, YMap):
         for akey, avalue in rvalue.items:
-            if akey.value != "spots":
+            if akey.value == "owner":  # a seat's number, a role or a neutral seat (check/declare.py)
+                owner_span = avalue.span
+                if isinstance(avalue, YScalar) and type(avalue.value) is int:
+                    owner = avalue.value
+                else:
+                    found = r.name(avalue, f"the owner of region `{rkey.value}`")
+                    owner = found.name if found is not None else None
+            elif akey.value != "spots":
                 attr = r.declared(akey, "a region attribute")
                 value = r.name(avalue, f"attribute `{akey.value}`")
                 if attr is not None and value is not None:
@@ -136,7 +145,7 @@ def _region(r: Reader, rkey: YScalar, rvalue: YNode) -> ir.Region:
         rvalue = rvalue.get("spots") or YSeq((), rvalue.span)
     seq = r.sequence(rvalue, f"region `{rkey.value}`")
     spots = tuple(r.text(s, "a spot") or "?" for s in seq.items) if seq else ()
-    return ir.Region(str(rkey.value), spots, rkey.span, tuple(attributes))
+    return ir.Region(str(rkey.value), spots, rkey.span, tuple(attributes), owner, owner_span)
 
 
 def _expect(r: Reader, m: YMap) -> ir.BoardExpect | None:

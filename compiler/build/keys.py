@@ -24,7 +24,7 @@ OPTION_KEYS = ("doc", "quote", "default", "choices")
 BOARD_KEYS = ("hexagon", "ring", "graph", "regions", "borders", "expect", "players", "note", "hexmap", "wall")
 GRAPH_KEYS = ("spots", "roads")
 HEXMAP_KEYS = ("rows", "legend")
-REGION_KEYS = ("spots",)  # and the region's attributes: `Chu: {colour: violet, spots: [...]}`
+REGION_KEYS = ("spots",)  # and the region's attributes: `Chu: {colour: violet, spots: [...]}`, and its `owner:`
 REGION_KIND_KEYS = ("mirror_of", "rename")
 EXPECT_KEYS = (
     "spots", "regions", "region_size", "contiguous", "cover_each_spot_once", "no_region_equal", "connected",

@@ -107,6 +107,16 @@ declare(Builtin("neighbours", (("spot", "spot"),), "list(spot)", "self.board.nei
                 reads=BOARD, facts=listed("degree")))
 
 
+# regions owned by a seat (`owner:`, issue 37): the board says which seat, the game how many play
+declare(Builtin("owner_of", (("r", "region"),), "optional(player)", "self.board.owner_of({0}, self.num_players)",
+                "The seat owning a region (its `owner:`), or none: a region of no owner, or of a seat not played.",
+                reads=BOARD | GAME, facts=lambda c: c.typed().priced(c.cost + 1)))
+declare(Builtin("owned_regions", (("p", "player"), ("kind", "regionkind")), "list(region)",
+                "self.board.owned({0}, {1}, self.num_players)",
+                "The regions of a kind a seat owns (`owner:`), in board order.", reads=BOARD | GAME,
+                facts=lambda c: Facts(sat(c.cost + 2 * c.bounds["region"]), c.bounds["region"], item=Facts())))
+
+
 # -- seats and numbers in a row ----------------------------------------------------------------
 
 declare(Builtin("role", (("p", "player"),), "role", "_ROLE_OF_SEAT[{0}]", "The role a seat plays."))
@@ -152,6 +162,27 @@ declare(Builtin("passed", (("spot", "spot"), ("n", "int")), "list(spot)", "self.
 declare(Builtin("seats_from", (("p", "player"),), "list(player)", "rt.seats_from({0}, self.num_players)",
                 "Every seat, starting with p and going clockwise (to the left: the next seat).",
                 reads=GAME, facts=lambda c: Facts(sat(c.cost + c.seats), c.seats, item=Facts())))
+
+
+# -- seat arithmetic (issue 37): a seat's number counts from 1, as players are shown (`P1`) and as a
+# rulebook says "player 1"; the state numbers seats from 0 (runtime/mechanics.py)
+
+declare(Builtin("seat", (("p", "player"),), "int", "rt.seat_number({0})",
+                "The seat's number: 1 for the first player, then clockwise; the neutral seats after the players.",
+                facts=lambda c: number(c.seats, cost=c.cost + 1)))
+declare(Builtin("seat_at", (("number", "int"),), "player",
+                "rt.seat_at({0}, self.num_players, self.num_seats, {where})",
+                "The seat numbered so (see `seat`): a game error for a number of no seat.", reads=GAME,
+                facts=lambda c: c.typed().priced(c.cost + 1)))
+declare(Builtin("next_seat", (("p", "player"),), "player", "rt.next_seat({0}, self.num_players, {where})",
+                "The player after p, clockwise (to the left), the first after the last (a game error for a "
+                "neutral seat).", reads=GAME, facts=lambda c: c.typed().priced(c.cost + 1)))
+declare(Builtin("previous_seat", (("p", "player"),), "player", "rt.previous_seat({0}, self.num_players, {where})",
+                "The player before p (to the right), the last before the first (a game error for a neutral seat).",
+                reads=GAME, facts=lambda c: c.typed().priced(c.cost + 1)))
+declare(Builtin("other", (("p", "player"),), "player", "rt.other_seat({0}, self.num_players, {where})",
+                "The other player of a two-player game (refused where the game never has two players; a game "
+                "error at more).", reads=GAME, facts=lambda c: c.typed().priced(c.cost + 1)))
 
 
 # -- the open auction (runtime/auction.py): an immutable value of type `auction` ----------------

@@ -16,6 +16,8 @@ VALUES: dict[str, tuple[str, str, str]] = {
                  "simultaneous phase, the seat whose choices are listed or whose action is played."),
     "opponent": ("player", "(self.current + 1) % self.num_players", "The next seat (the other one at two players)."),
     "players": ("list(player)", "range(self.num_players)", "Every seat."),
+    "num_players": ("int", "self.num_players",
+                    "How many players the game has (`len(players)`; not the neutral seats)."),
     "owners": ("list(player)", "range(self.num_seats)",
                "Every seat and then the neutral ones (`neutral:`): all who can own pieces."),
     "borders": ("list(border)", "range(len(self.board.border_regions))",

@@ -28,6 +28,14 @@ def builtin(ty: Typer, e: ast.Call, sig: Builtin) -> t.Expr:
         ty.error(e.span, f"`{e.func}` does not know which faces of the wall are laid",
                  "use wall_neighbours(layout, spot) or wall_spots(layout)")
         return t.Invalid(ANY, e.span)
+    if not ty.rs.boards and "board" in sig.reads:
+        ty.error(e.span, f"`{e.func}` reads the board, and this rule set has none",
+                 "declare `boards:` (docs/language.md, \"Boards\")")
+        return t.Invalid(ANY, e.span)
+    if e.func == "other" and ty.rs.players and 2 not in ty.rs.players:
+        ty.error(e.span, f"`other` is the other player of two, and this game is for "
+                 f"{min(ty.rs.players)} to {max(ty.rs.players)} players", "use next_seat(p) or previous_seat(p)")
+        return t.Invalid(ANY, e.span)
     if sig.chance and ty.context != "effect":
         ty.error(e.span, f"`{e.func}` draws chance, so it can only be used in an effect",
                  "legal actions, guards, definitions and scoring must not use chance")

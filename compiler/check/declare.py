@@ -10,9 +10,12 @@ component is declared (`attributes`), so that they see those names and no later 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
+from ...core.source import did_you_mean
 from ...runtime.limits import MAX_STATE_VALUES
 from .. import ir
+from .. import typed as t
 from ..boards import Boards
 from ..builtins import AGGREGATES, BUILTINS, VALUES
 from ..names import BASE, MEMBER_PATTERNS, RUNTIME_BOARDS, const_name
@@ -103,13 +106,11 @@ def _boards(s: Symbols) -> None:
             s.error(board.span, f"board `{board.name}` has region kinds {', '.join(names) or 'none'}, "
                     f"but the first board has {', '.join(kinds) or 'none'}", "every board needs the same kinds")
         s.boards.board(board)
-    s.tables.boards = s.boards.tables
+    s.tables.boards = [_owners(s, table) for table in s.boards.tables]
     for attr, enum_name in s.boards.attribute_enums.items():
         s.attributes.setdefault("region", {})[attr] = (
             enum(enum_name), f"self.board.region_attributes[{s.boards.region_attributes.index(attr)}]")
     _board_shapes(s)
-    if not rs.boards:
-        s.error(rs.span, "a rule set needs `boards:` with at least one board")
     s.tables.region_kinds = kinds or ()
     s.declare_enum("regionkind", kinds or (), rs.span, "the kinds of regions on the board")
     for board in rs.boards:
@@ -120,8 +121,45 @@ def _boards(s: Symbols) -> None:
     board_names = tuple(b.name for b in rs.boards)
     if len(rs.boards) > 1 and option is None:
         s.error(rs.boards[1].span, "several boards need an option `board` to choose between them")
+    elif option is not None and not board_names:
+        s.error(option.span, "option `board` chooses between boards, and this rule set has none",
+                "declare `boards:`, or give the option another name")
     elif option is not None and set(option.choices) - set(RUNTIME_BOARDS) != set(board_names):
         s.error(option.span, f"option `board` must choose among the boards: {', '.join(board_names)}")
+
+
+def _owners(s: Symbols, table: t.BoardTable) -> t.BoardTable:
+    """A board's table with the owner of each region (`owner:`), numbered as runtime/boards/base.py's
+    `RegionSpec.owner`: a seat's number from 1 (as `seat(p)` gives it; a seat a game does not play
+    owns nothing there), a role (`roles:`, one per seat) or a neutral seat (`neutral:`)."""
+    rs = s.rs
+    board = next((b for b in rs.boards if b.name == table.name), None)
+    written = {(k.name, r.name): r for k in board.region_kinds for r in k.regions} if board is not None else {}
+    if not any(r.owner is not None for r in written.values()):
+        return table
+    most = max(rs.players, default=0)
+    owners: list[int] = []
+    for kind, name, _ in table.regions:
+        region = written.get((kind, name))
+        owner = region.owner if region is not None else None
+        if owner is None or region is None:
+            owners.append(-1)
+        elif isinstance(owner, int) and 1 <= owner <= most:
+            owners.append(owner - 1)
+        elif isinstance(owner, str) and owner in rs.roles:
+            owners.append(rs.roles.index(owner))
+        elif isinstance(owner, str) and owner in rs.neutral:
+            owners.append(-2 - rs.neutral.index(owner))
+        else:
+            owners.append(-1)
+            names = [*rs.roles, *rs.neutral]
+            s.error(region.owner_span or region.span,
+                    f"the owner of region `{name}` is a seat's number (1 to {most}), "
+                    + (f"a role or a neutral seat ({', '.join(names)})" if names else "a role or a neutral seat")
+                    + f", not `{owner}`",
+                    did_you_mean(str(owner), names) if isinstance(owner, str) else
+                    "seats are numbered from 1, as players are shown (P1): docs/language.md, \"Seats\"")
+    return replace(table, owners=tuple(owners))
 
 
 def _board_shapes(s: Symbols) -> None:

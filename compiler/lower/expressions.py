@@ -348,6 +348,8 @@ def nonzero(lo: Lowerer, e: t.Expr) -> bool:
             return nonzero(lo, e.operand)
         case t.Binary(op="*"):
             return nonzero(lo, e.left) and nonzero(lo, e.right)
+        case t.Ref(sym=sym) if sym.kind == "value" and sym.name == "num_players":
+            return min(lo.rs.players, default=0) > 0
         case t.Builtin(func="len", args=(t.Ref(sym=sym),)):
             if sym.kind != "value" or sym.ty.elem is None:
                 return False

@@ -12,7 +12,7 @@ from ...core.source import SourceSpan
 from ...runtime.limits import MAX_ITEMS, MAX_STEPS, SMALL_LIST
 from .. import pyir
 from .. import typed as t
-from ..budget import FREE_WORK, STORED, UNSAFE, Facts, Mag, at_most, join, loop_cost, sat, storable
+from ..budget import FREE_WORK, STORED, UNSAFE, Facts, Mag, at_most, join, loop_cost, number, sat, storable
 from ..pyir import Block, Stmt, call
 from ..pyprint import text
 from ..typed import Symbol
@@ -165,6 +165,8 @@ def symbol_facts(lo: Lowerer, sym: Symbol) -> Facts:
         return field_facts(lo, sym.name, sym.ty)
     if sym.kind == "perfield":  # the whole list, one value per entity
         return Facts(size=boards.kind_count(lo, sym.per or ""), item=field_facts(lo, sym.name, sym.ty))
+    if sym.kind == "value" and sym.name == "num_players":  # at most the seats
+        return number(boards.kind_count(lo, "player") or 0)
     if sym.kind == "value" and sym.ty.kind == "list" and sym.ty.elem is not None:  # players, spots, an enum
         return Facts(size=boards.kind_count(lo, sym.ty.elem.name), item=Facts())
     return Facts()

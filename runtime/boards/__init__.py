@@ -5,7 +5,7 @@
   of spots as bit masks); the queries of the other kinds fail there with a message naming the board.
 - ring.py `RingBoard` (Mandarin), graph.py `GraphBoard` (China), hexagon.py `HexBoard` (a hexagon; its
   lines), hexmap.py `HexMapBoard` (a hex map of any outline; Yellow & Yangtze), wall.py `WallBoard`
-  (a wall laid during play; Chang Cheng).
+  (a wall laid during play; Chang Cheng), none.py `NoBoard` (no board: a rule set without `boards:`).
 - bits.py: a bit mask's items read a byte (natively, a bit) at a time, for every kind.
 - tables.py: `BoardTables`, what the optimised code keeps on a board (`board.tables`): interned
   actions, values remembered by value, spots grouped by a key, the lookups of a mask's bits, each
@@ -33,6 +33,7 @@ from .bits import BYTE_LOOKUP_BITS
 from .graph import GraphBoard
 from .hexagon import HEX_AXES, HexBoard, hex_coords, hex_joined, hex_labels, mirror_label, validate_regions
 from .hexmap import HexMapBoard, hexmap_cells
+from .none import NoBoard
 from .ring import RingBoard
 from .tables import BoardTables
 from .wall import WallBoard
@@ -42,3 +43,4 @@ __all__ = [
     "RingBoard", "WallBoard", "hex_coords", "hex_joined", "hex_labels", "hexmap_cells", "mirror_label",
     "validate_regions",
 ]
+__all__ += ["NoBoard"]  # a rule set without `boards:` (issue 37)

@@ -33,6 +33,9 @@ class RegionSpec:
     kind: str
     name: str
     spots: tuple[str, ...]
+    # its owner (`owner:`): -1 none, k >= 0 the player of seat k (none in a game of k players or
+    # fewer), -2 - j the neutral seat j (`Board.owner_of`)
+    owner: int = -1
 
 
 class Board:
@@ -43,6 +46,7 @@ class Board:
         "kinds", "region_of", "region_attributes", "border_regions", "regions_of_kind", "regions_at",
         "spot_attributes", "face_spots", "face_piece", "_groups", "spot_bit", "all_mask", "region_mask",
         "spot_regions", "kind_masks", "region_bit", "spot_regions_mask", "road_masks", "road_cuts", "tables",
+        "region_owner",
     )
 
     name: str
@@ -68,6 +72,7 @@ class Board:
         names: list[str] = []
         region_spots: list[tuple[int, ...]] = []
         region_kind: list[int] = []
+        owners: list[int] = []
         regions_at: list[list[list[int]]] = [[[] for _ in self.spots] for _ in self.kinds]
         for spec in regions:
             k = self.kinds.index(spec.kind)
@@ -76,9 +81,12 @@ class Board:
             members = tuple(sorted(self.index[s] for s in spec.spots))
             region_spots.append(members)
             region_kind.append(k)
+            owners.append(spec.owner)
             for s in members:
                 regions_at[k][s].append(idx)
         self.region_names: tuple[str, ...] = tuple(names)
+        # the owner of each region, as RegionSpec.owner numbers it (owner_of, owned)
+        self.region_owner: tuple[int, ...] = tuple(owners)
         self.region_spots: tuple[tuple[int, ...], ...] = tuple(region_spots)
         self.region_mask: tuple[int, ...] = tuple(sum(self.spot_bit[s] for s in members) for members in region_spots)
         self.region_kind: tuple[int, ...] = tuple(region_kind)
@@ -107,6 +115,18 @@ class Board:
         self.face_spots: tuple[tuple[int, ...], ...] = ()
         self.face_piece: tuple[int, ...] = ()
 
+
+    def owner_of(self, region: int, players: int) -> int | None:
+        """The seat owning a region (`owner:`) in a game of `players` players: none if it has no
+        owner, or if its owner's seat is not played."""
+        owner = self.region_owner[region]
+        if owner >= 0:
+            return owner if owner < players else None
+        return players - 2 - owner if owner < -1 else None
+
+    def owned(self, seat: int, kind: int, players: int) -> tuple[int, ...]:
+        """The regions of a kind that a seat owns, in board order."""
+        return tuple(r for r in self.regions_of_kind[kind] if self.owner_of(r, players) == seat)
 
     def components(self, spots: Iterable[int]) -> tuple[frozenset[int], ...]:
         """The connected groups among `spots`, joined by the board's neighbour relation (hex

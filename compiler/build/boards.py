@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from ...core.load import YMap, YNode, YScalar, YSeq
 from ...core.source import SourceSpan
+from ...runtime.limits import MAX_GRID_COLUMNS, MAX_GRID_ROWS
 from .. import ir
 from .keys import BOARD_KEYS, EXPECT_KEYS, GRAPH_KEYS, GRID_KEYS, HEXMAP_KEYS, REGION_KIND_KEYS
 from .options import read_players
@@ -56,7 +57,7 @@ def _shape(r: Reader, board_name: str, m: YMap) -> _Shape | None:
         hexmap = _hexmap(r, m.get("hexmap"))
         return _Shape(hexmap=hexmap) if hexmap is not None else None
     if shapes[:1] == ["grid"]:
-        grid = _grid(r, m.get("grid"))
+        grid = _grid(r, board_name, m.get("grid"))
         return _Shape(grid=grid) if grid is not None else None
     if shapes[:1] == ["wall"]:
         wall = _wall(r, m.get("wall"))
@@ -245,7 +246,7 @@ def _legend(r: Reader, lm: YMap) -> tuple[ir.LegendEntry, ...]:
     return tuple(legend)
 
 
-def _grid(r: Reader, node: YNode | None) -> ir.Grid | None:
+def _grid(r: Reader, board_name: str, node: YNode | None) -> ir.Grid | None:
     """`grid: {rows: R, columns: C}`, or `grid: {rows: <block of text, or a list of rows>, legend:
     {symbol: {attribute: value}}}` (a space is a cell off the board; without a legend, every
     other character is a cell with no attributes); `connect: orthogonal` (the default) or `all`."""
@@ -267,9 +268,19 @@ def _grid(r: Reader, node: YNode | None) -> ir.Grid | None:
         text = [r.text(x, "a row of the grid") or "" for x in rows_node.items]
     elif isinstance(rows_node, YScalar) and isinstance(rows_node.value, int) and not isinstance(rows_node.value, bool):
         rows = rows_node.value
-        columns = r.integer(gm.get("columns"), "columns") or 0
-        if gm.get("columns") is None:
+        columns_node = gm.get("columns")
+        if columns_node is None:
             r.error(gm.span, "a grid of `rows: R` needs `columns: C` too")
+            return None
+        columns = r.integer(columns_node, "columns") or 0
+        bad = [(node, f"board `{board_name}`: a grid has 1 to {most} {what}, not {n}", hint)
+               for node, n, most, what, hint in ((rows_node, rows, MAX_GRID_ROWS, "rows", "rows 1 to 26"),
+                                                 (columns_node, columns, MAX_GRID_COLUMNS, "columns",
+                                                  "columns a to z"))
+               if not 1 <= n <= most]
+        for node, message, hint in bad:
+            r.error(node.span, message, f"{hint}: a board's size is bounded (docs/language.md, \"Limits\")")
+        if bad:
             return None
     else:
         r.error((rows_node or gm).span, "a grid needs `rows:`: a number of rows (with `columns:`), or its rows "

@@ -49,9 +49,9 @@ def grid_cells(rows: int, columns: int, text: Sequence[str] = ()) -> tuple[list[
     else:
         drawn = [(r, c, ".") for r in range(1, rows + 1) for c in range(1, columns + 1)]
     if not 1 <= rows <= MAX_GRID_ROWS:
-        problems.append(f"a grid has 1 to {MAX_GRID_ROWS} rows (1 to {MAX_GRID_ROWS}), not {rows}")
+        problems.append(f"a grid has 1 to {MAX_GRID_ROWS} rows, not {rows}")
     if not 1 <= columns <= MAX_GRID_COLUMNS:
-        problems.append(f"a grid has 1 to {MAX_GRID_COLUMNS} columns (a to z), not {columns}")
+        problems.append(f"a grid has 1 to {MAX_GRID_COLUMNS} columns, not {columns}")
     if problems:
         return [], problems
     return [(grid_label(r, c), r, c, ch) for r, c, ch in sorted(drawn)], problems

@@ -13,6 +13,7 @@ import pytest
 import rulewright
 from rulewright.compiler import driver
 from rulewright.core.source import CompileError
+from rulewright.render import render_state
 from rulewright.runtime import GridBoard, Rng
 from rulewright.runtime.boards import GRID_DIRECTIONS, GRID_STEPS, grid_cells
 
@@ -117,6 +118,21 @@ def test_straight_lines_run_along_four_axes_and_stop_at_holes() -> None:
     b = board(rows=4, columns=4)
     mine = [b.index[x] for x in ("a1", "b2", "c3", "d1", "d2")]
     assert [tuple(b.labels[s] for s in line) for line in b.straight_lines(3, mine)] == [("a1", "b2", "c3")]
+
+
+def test_play_draws_the_grid_as_boxes_top_row_first_with_its_holes_filled() -> None:
+    state: Any = rulewright.load_rules(GRID_DROP).new_state(players=2, seed=1)
+    for text in ("drop c1", "drop c2", "drop d4"):
+        state.apply(text)
+    lines = render_state(state, 0, 100).splitlines()
+    rows = [line for line in lines if line[:1].isdigit()]
+    assert [line.split("|")[0].strip() for line in rows] == ["4", "3", "2", "1"]  # the top row first
+    assert [cell.strip() for cell in rows[0].split("|")[1:-1]] == [". ·", ". ·", "# ·", ". occ/P1", ". ·"]
+    assert rows[1].split("|")[4] == "░" * len(rows[1].split("|")[4])  # d3: a hole
+    assert [cell.strip() for cell in rows[3].split("|")[1:-1]][2] == ". occ/P1"  # c1: P1's drop
+    assert lines[2].split() == ["a", "b", "c", "d", "e"] and "grid: . ground plain; # ground rock" in lines
+    narrow = render_state(state, 0, 40)  # too wide for 40 columns: listed cell by cell
+    assert "cells, row by row from a1: a1 ·" in narrow
 
 
 def compile_errors(tmp_path: Path, text: str) -> list[str]:

@@ -12,6 +12,7 @@ import pytest
 
 import rulewright
 from rulewright.compiler import driver
+from rulewright.ruleindex import board_spots
 from rulewright.core.source import CompileError
 from rulewright.render import render_state
 from rulewright.runtime import GridBoard, Rng
@@ -133,6 +134,29 @@ def test_play_draws_the_grid_as_boxes_top_row_first_with_its_holes_filled() -> N
     assert lines[2].split() == ["a", "b", "c", "d", "e"] and "grid: . ground plain; # ground rock" in lines
     narrow = render_state(state, 0, 40)  # too wide for 40 columns: listed cell by cell
     assert "cells, row by row from a1: a1 ·" in narrow
+
+
+def test_the_lines_of_a_mask_bit_by_bit_are_those_byte_by_byte(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The native build reads a mask a bit at a time (runtime/boards/bits.py): the same lines of a grid."""
+    from rulewright.runtime.boards import base, hexagon
+
+    b = board(DRAWN, connect_all=True)
+    masks = [0, b.all_mask, *(b.spots_mask(s for s in b.spots if (s * k) % 7 < 3) for k in range(1, 9))]
+
+    def found() -> list[Any]:
+        return [(b.mask_spots(m), [(b.straight_lines_mask(n, m), b.straight_line_numbers_mask(n, m))
+                                   for n in range(b.longest + 1)]) for m in masks]
+
+    by_bytes = found()
+    monkeypatch.setattr(base, "_NATIVE", True)
+    monkeypatch.setattr(hexagon, "_NATIVE", True)
+    assert found() == by_bytes and b.tables.bit_spots is not None
+
+
+def test_the_language_server_knows_the_cells_of_a_grid() -> None:
+    ruleset, diagnostics, _ = driver.analyse(GRID_DROP)
+    assert ruleset is not None and not diagnostics
+    assert board_spots(ruleset.boards[0]) == list(rulewright.load_rules(GRID_DROP).new_state(2, 1).board.labels)
 
 
 def compile_errors(tmp_path: Path, text: str) -> list[str]:

@@ -103,7 +103,8 @@ declare(Builtin("region_of", (("spot", "spot"), ("kind", "regionkind")), "region
 declare(Builtin("spots_of", (("region", "region"),), "list(spot)", "self.board.region_spots[{0}]",
                 "The spots of a region.", reads=BOARD, facts=listed("region_size")))
 declare(Builtin("neighbours", (("spot", "spot"),), "list(spot)", "self.board.neighbours[{0}]",
-                "The spots next to a spot (on a graph board: the spots one road away).",
+                "The spots next to a spot (on a graph board: the spots one road away; on a grid: those sharing a "
+                "side, or a corner too with `connect: all`).",
                 reads=BOARD, facts=listed("degree")))
 
 
@@ -241,7 +242,8 @@ def _components(c: Call) -> Facts:  # a flood fill: each spot marked, each road 
 
 declare(Builtin("components", (("spots", "list(T)"),), "list(set(T))", "self.board.components({0})",
                 "The connected groups among `spots` (a list or a set of spots), each a set, joined as the board "
-                "joins spots (hex neighbours, roads, ring neighbours): the group of the lowest spot first.",
+                "joins spots (hex neighbours, roads, ring neighbours, a grid's `neighbours`): the group of the lowest "
+                "spot first.",
                 reads=BOARD, facts=_components))
 declare(Builtin("component_of", (("spot", "T"), ("spots", "list(T)")), "set(T)",
                 "self.board.component_of({0}, {1})",
@@ -345,7 +347,7 @@ declare(Builtin("step_from", (("spot", "spot"), ("d", "direction")), "optional(s
 declare(Builtin("ray", (("spot", "spot"), ("d", "direction")), "list(spot)", "self.board.rays[{1}][{0}]",
                 "The spots of a grid from a spot (not itself) in a direction, nearest first, up to the edge or "
                 "a hole.", reads=BOARD, facts=listed("longest")))
-declare(Builtin("opposite", (("d", "direction"),), "direction", "({0} + 4) % 8",
+declare(Builtin("opposite", (("d", "direction"),), "direction", "({0} + 4) % 8",  # (GRID_DIRECTIONS: clockwise)
                 "The opposite direction (`south` for `north`)."))
 declare(Builtin("row_of", (("spot", "spot"),), "int", "self.board.row_of[{0}]",
                 "The row of a spot of a grid: 1 the bottom row (`a1`'s).", reads=BOARD,

@@ -12,7 +12,15 @@ from collections import Counter
 from collections.abc import Callable
 
 from ..core.source import SourceSpan, did_you_mean
-from ..runtime.boards import GRID_STEPS, grid_cells, hex_joined, hex_labels, hexmap_cells, validate_regions
+from ..runtime.boards import (
+    GRID_CONNECT,
+    GRID_STEPS,
+    grid_cells,
+    hex_joined,
+    hex_labels,
+    hexmap_cells,
+    validate_regions,
+)
 from ..runtime.limits import (
     MAX_ATTRIBUTES,
     MAX_BORDERS,
@@ -622,7 +630,7 @@ class Boards:
             cell_attributes=tuple(tables), legend=tuple((e.symbol, ", ".join(f"{a} {v}" for a, v in e.attributes))
                                                         for e in grid.legend),
             grid_cells=tuple((label, row, column) for label, row, column, _ in known),
-            grid_size=(grid.rows, grid.columns), grid_text=grid.text, connect_all=grid.connect_all,
+            grid_size=(grid.rows, grid.columns), grid_text=grid.text, connect=grid.connect,
         ))
 
     def grid_expect(self, board: ir.Board, exp: ir.BoardExpect, grid: ir.Grid, labels: list[str],
@@ -633,7 +641,7 @@ class Boards:
         found: list[str] = []
         self.expect_counts(board, labels, regions, "grid", found)
         at = {label: (row, column) for label, row, column, _ in known}
-        steps = GRID_STEPS if grid.connect_all else GRID_STEPS[::2]
+        steps = tuple(GRID_STEPS[d] for d in GRID_CONNECT[grid.connect])
         if exp.contiguous:
             for _, name, spots in regions:
                 if spots and all(s in at for s in spots) and not _grid_joined([at[s] for s in spots], steps):

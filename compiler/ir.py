@@ -103,7 +103,7 @@ class Grid:
     columns: int
     text: tuple[str, ...]  # each row as drawn, the top row first; a space is no cell (empty: every cell)
     legend: tuple[LegendEntry, ...]  # (drawn without a legend: empty)
-    connect_all: bool  # `connect: all`: neighbours (and components) follow the eight directions
+    connect: str  # which cells are neighbours (and joined in components): orthogonal, all, hex (GRID_CONNECT)
     span: SourceSpan  # the rows
 
 

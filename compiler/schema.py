@@ -150,7 +150,7 @@ RULE_TYPES: dict[str, dict[str, Schema]] = {
     "GRAPH_KEYS": {"spots": _either(_LIST, _MAP), "roads": _either(_LIST, _MAP)},
     "HEXMAP_KEYS": {"rows": _either(_LIST, _TEXT), "legend": _MAP},
     "GRID_KEYS": {"rows": _either(_INT, _LIST, _TEXT), "columns": _INT, "legend": _MAP,
-                  "connect": {"enum": ["orthogonal", "all"]}},
+                  "connect": {"enum": ["orthogonal", "all", "hex"]}},
     "REGION_KIND_KEYS": {"mirror_of": _TEXT, "rename": _MAP},
     "EXPECT_KEYS": {k: _either(_SCALAR, _LIST, _MAP) for k in keys.EXPECT_KEYS},
     "VISIBLE_TO_KEYS": {"to": _EXPR},

@@ -429,7 +429,7 @@ class BoardTable:
     grid_cells: tuple[tuple[str, int, int], ...] = ()  # a grid's cells: label, row, column (in spot order)
     grid_size: tuple[int, int] = (0, 0)  # a grid's rows and columns as declared (drawn: (0, 0))
     grid_text: tuple[str, ...] = ()  # a drawn grid's rows, the top first (a space: no cell)
-    connect_all: bool = False  # a grid's neighbours: all eight directions, not the four orthogonal ones
+    connect: str = ""  # a grid's neighbours: orthogonal, all or hex (runtime/boards/grid.py GRID_CONNECT)
 
 
 @dataclass(frozen=True, slots=True)

@@ -95,7 +95,7 @@ def test_a_grid_is_drawn_as_a_chess_board_with_its_holes_left_out() -> None:
     x, y = ({k: float(a[axis]) for k, a in cells.items()} for axis in ("x", "y"))
     assert x["a1"] == x["a4"] < x["b1"] < x["e1"] and y["a4"] < y["a3"] < y["a1"] == y["e1"]  # a1 bottom-left
     assert float(cells["a1"]["width"]) == float(cells["a1"]["height"])  # square cells
-    plain = GridBoard("g", 2, 2, (), False, (), ())  # no regions: light and dark cells, a1 dark
+    plain = GridBoard("g", 2, 2, (), "orthogonal", (), ())  # no regions: light and dark cells, a1 dark
     assert [_spot_fill(plain, s, {}) for s in plain.spots] == [GRID_SHADES[1], GRID_SHADES[0], GRID_SHADES[0],
                                                                GRID_SHADES[1]]
     shown = [t.text for t in root.iter(f"{SVG}text") if t.attrib.get("class") == "facename"]

@@ -12,9 +12,9 @@ import pytest
 
 import rulewright
 from rulewright.compiler import driver
-from rulewright.ruleindex import board_spots
 from rulewright.core.source import CompileError
 from rulewright.render import render_state
+from rulewright.ruleindex import board_spots
 from rulewright.runtime import GridBoard, Rng
 from rulewright.runtime.boards import GRID_DIRECTIONS, GRID_STEPS, grid_cells
 
@@ -23,8 +23,8 @@ GRID_DROP = Path(__file__).resolve().parent / "games" / "grid-drop.yaml"
 DRAWN = [" .#..", "... .", ".....", "....."]
 
 
-def board(text: list[str] | None = None, rows: int = 0, columns: int = 0, connect_all: bool = False) -> GridBoard:
-    return GridBoard("g", rows, columns, text or (), connect_all, (), ())
+def board(text: list[str] | None = None, rows: int = 0, columns: int = 0, connect: str = "orthogonal") -> GridBoard:
+    return GridBoard("g", rows, columns, text or (), connect, (), ())
 
 
 def cells_of(b: GridBoard) -> dict[tuple[int, int], int]:
@@ -58,10 +58,22 @@ def test_steps_rays_and_neighbours_are_the_cells_around_on_the_board(text: list[
             assert b.rays[d][s] == tuple(ray)
         orthogonal = {at[(r + dr, c + dc)] for dr, dc in GRID_STEPS[::2] if (r + dr, c + dc) in at}
         assert set(b.neighbours[s]) == orthogonal and list(b.neighbours[s]) == sorted(orthogonal)
-    every = board(text, rows=4, columns=5, connect_all=True) if text is None else board(text, connect_all=True)
+    every = board(text, rows=4, columns=5, connect="all") if text is None else board(text, connect="all")
     corner = every.index["a1"]
     assert [every.labels[n] for n in every.neighbours[corner]] == ["b1", "a2", "b2"]
     assert GRID_DIRECTIONS[0] == "north" and GRID_STEPS[0] == (1, 0)  # north: up, to the next row number
+
+
+def test_a_hex_board_s_six_neighbours_are_hex_s() -> None:
+    """`connect: hex`: a rhombus of hexagons, c3 touching c2, d2, b3, d3, b4 and c4 (OpenSpiel's Hex)."""
+    b = board(rows=11, columns=11, connect="hex")
+    assert sorted(b.labels[n] for n in b.neighbours[b.index["c3"]]) == ["b3", "b4", "c2", "c4", "d2", "d3"]
+    assert sorted(b.labels[n] for n in b.neighbours[b.index["a1"]]) == ["a2", "b1"]
+    assert sorted(b.labels[n] for n in b.neighbours[b.index["k1"]]) == ["j1", "j2", "k2"]
+    diagonal = [b.index[f"{chr(ord('a') + k)}{11 - k}"] for k in range(11)]  # a11 ... k1: joined corner to corner
+    assert len(b.components(diagonal)) == 1
+    other = [b.index[f"{chr(ord('a') + k)}{k + 1}"] for k in range(11)]  # a1 ... k11: no two touch
+    assert len(b.components(other)) == 11
 
 
 def test_holes_stop_rays_and_split_components() -> None:
@@ -140,7 +152,7 @@ def test_the_lines_of_a_mask_bit_by_bit_are_those_byte_by_byte(monkeypatch: pyte
     """The native build reads a mask a bit at a time (runtime/boards/bits.py): the same lines of a grid."""
     from rulewright.runtime.boards import base, hexagon
 
-    b = board(DRAWN, connect_all=True)
+    b = board(DRAWN, connect="all")
     masks = [0, b.all_mask, *(b.spots_mask(s for s in b.spots if (s * k) % 7 < 3) for k in range(1, 9))]
 
     def found() -> list[Any]:
@@ -205,7 +217,8 @@ def test_a_grid_game_compiles_and_plays(tmp_path: Path) -> None:
     ("  b:\n    hexagon: 3\n", "len(ray(value_of(spot_at(1, 1)), 2))", 0,
      "`ray` works on a grid, and no board is one"),
     ("  b:\n    grid: {rows: 2, columns: 3, connect: kings}\n", "0", 7,
-     "`connect:` is `orthogonal` (neighbours share a side) or `all` (a side or a corner), not `kings`"),
+     "`connect:` is `orthogonal` (neighbours share a side), `all` (a side or a corner) or `hex` (a hex board's six, "
+     "laid out as a rhombus), not `kings`"),
     ("  b:\n    grid:\n      rows: |\n        .x\n      legend: {\".\": {}}\n", "0", 8,
      "board `b`: the symbol `x` (first at b1) is not in the legend"),
     ("  b:\n    grid: {rows: 2}\n", "0", 7, "a grid of `rows: R` needs `columns: C` too"),
@@ -232,6 +245,9 @@ def test_expect_joins_cells_as_neighbours_do(tmp_path: Path) -> None:
     path = tmp_path / "all.yaml"
     path.write_text(game(f"  b:\n    grid:\n{diagonal}      connect: all\n{expect}", more="enums:\n  g: [a, b]\n"))
     driver.compile_file(path)  # corners join: contiguous, connected
+    hexed = compile_errors(tmp_path, game(f"  b:\n    grid:\n{diagonal}      connect: hex\n{expect}",
+                                          more="enums:\n  g: [a, b]\n"))
+    assert [e.split(": ", 1)[1] for e in hexed] == [e.split(": ", 1)[1] for e in errors]  # a1 b2: no hex side
 
 
 def test_a_grid_and_a_board_of_another_kind_are_refused_together(tmp_path: Path) -> None:

@@ -249,15 +249,16 @@ def _legend(r: Reader, lm: YMap) -> tuple[ir.LegendEntry, ...]:
 def _grid(r: Reader, board_name: str, node: YNode | None) -> ir.Grid | None:
     """`grid: {rows: R, columns: C}`, or `grid: {rows: <block of text, or a list of rows>, legend:
     {symbol: {attribute: value}}}` (a space is a cell off the board; without a legend, every
-    other character is a cell with no attributes); `connect: orthogonal` (the default) or `all`."""
+    other character is a cell with no attributes); `connect: orthogonal` (the default), `all` or `hex`."""
     gm = r.mapping(node, "grid")
     if gm is None:
         return None
     r.keys(gm, GRID_KEYS, "grid")
     connect = r.text(gm.get("connect"), "connect") if gm.get("connect") is not None else "orthogonal"
-    if connect not in ("orthogonal", "all"):
+    if connect not in ("orthogonal", "all", "hex"):
         r.error(gm.get("connect").span,  # type: ignore[union-attr]
-                f"`connect:` is `orthogonal` (neighbours share a side) or `all` (a side or a corner), not `{connect}`")
+                f"`connect:` is `orthogonal` (neighbours share a side), `all` (a side or a corner) or `hex` (a hex "
+                f"board's six, laid out as a rhombus), not `{connect}`")
         return None
     rows_node = gm.get("rows")
     text: list[str] = []
@@ -299,7 +300,7 @@ def _grid(r: Reader, board_name: str, node: YNode | None) -> ir.Grid | None:
         if not text:
             r.error(gm.key_node("legend").span,  # type: ignore[union-attr]
                     "a legend names the symbols of a grid drawn as rows of text", "draw the rows: `rows: |`")
-    return ir.Grid(rows, columns, tuple(text), legend, connect == "all", (rows_node or gm).span)
+    return ir.Grid(rows, columns, tuple(text), legend, connect or "orthogonal", (rows_node or gm).span)
 
 
 

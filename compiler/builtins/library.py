@@ -104,7 +104,7 @@ declare(Builtin("spots_of", (("region", "region"),), "list(spot)", "self.board.r
                 "The spots of a region.", reads=BOARD, facts=listed("region_size")))
 declare(Builtin("neighbours", (("spot", "spot"),), "list(spot)", "self.board.neighbours[{0}]",
                 "The spots next to a spot (on a graph board: the spots one road away; on a grid: those sharing a "
-                "side, or a corner too with `connect: all`).",
+                "side, a corner too with `connect: all`, a hex board's six with `connect: hex`).",
                 reads=BOARD, facts=listed("degree")))
 
 

@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from ...runtime.boards import GRID_CONNECT
 from ..lowered import LoweredFunction
 from ..pyir import Assign, Attribute, BoolOp, Call, Constant, Expr, Name, assign, dotted
 from ..pyprint import text
@@ -36,7 +37,7 @@ def bounds(lo: Lowerer) -> dict[str, int]:
             elif board.wall:
                 spots, degree = sum(len(f) for _, faces in board.wall for _, f in faces), 2
             elif board.grid_cells:  # a grid: its lines along four axes, as long as it is wide or high
-                spots, degree = len(board.grid_cells), 8 if board.connect_all else 4
+                spots, degree = len(board.grid_cells), len(GRID_CONNECT[board.connect])
                 longest = max(max(r for _, r, _ in board.grid_cells), max(c for _, _, c in board.grid_cells))
                 b["axes"] = 4
             for key, value in (("spot", spots), ("region", len(board.regions)), ("border", len(board.borders)),

@@ -33,7 +33,7 @@ A new kind of board is a module here with a subclass of
 from .base import Board, RegionSpec
 from .bits import BYTE_LOOKUP_BITS
 from .graph import GraphBoard
-from .grid import GRID_DIRECTIONS, GRID_STEPS, GridBoard, grid_cells, grid_label
+from .grid import GRID_CONNECT, GRID_DIRECTIONS, GRID_STEPS, GridBoard, grid_cells, grid_label
 from .hexagon import HEX_AXES, HexBoard, hex_coords, hex_joined, hex_labels, mirror_label, validate_regions
 from .hexmap import HexMapBoard, hexmap_cells
 from .ring import RingBoard
@@ -44,5 +44,5 @@ __all__ = [
     "BYTE_LOOKUP_BITS", "HEX_AXES", "Board", "BoardTables", "GraphBoard", "HexBoard", "HexMapBoard", "RegionSpec",
     "RingBoard", "WallBoard", "hex_coords", "hex_joined", "hex_labels", "hexmap_cells", "mirror_label",
     "validate_regions",
-    "GRID_DIRECTIONS", "GRID_STEPS", "GridBoard", "grid_cells", "grid_label",
+    "GRID_CONNECT", "GRID_DIRECTIONS", "GRID_STEPS", "GridBoard", "grid_cells", "grid_label",
 ]

@@ -22,8 +22,11 @@ from .hexagon import LineBoard
 # this order (compiler/check/declare.py): direction d is GRID_DIRECTIONS[d].
 GRID_DIRECTIONS: Final = ("north", "north_east", "east", "south_east", "south", "south_west", "west", "north_west")
 GRID_STEPS: Final = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
-# The four directions of orthogonal neighbours (rook steps), as numbers of GRID_DIRECTIONS.
-ORTHOGONAL: Final = (0, 2, 4, 6)
+# The directions of a cell's neighbours by the grid's `connect:` (numbers of GRID_DIRECTIONS): the
+# cells sharing a side (rook steps); a side or a corner (king steps); or the six of a hex board laid
+# out as a rhombus (Hex's: a side, and the corners north-west and south-east, so that `c3` touches
+# c2, d2, b3, d3, b4 and c4, as OpenSpiel's and Ludii's Hex label their cells).
+GRID_CONNECT: Final = {"orthogonal": (0, 2, 4, 6), "all": (0, 1, 2, 3, 4, 5, 6, 7), "hex": (0, 2, 3, 4, 6, 7)}
 
 
 def grid_label(row: int, column: int) -> str:
@@ -62,16 +65,17 @@ class GridBoard(LineBoard):
     by every state. Beside what every board answers, it knows each spot's row and column, the spot
     one step away in each direction (`steps[d][s]`, None off the board or on a hole) and the ray
     from a spot in each direction (`rays[d][s]`: the spots from it, exclusive, up to the edge or a
-    hole), its rows, columns and diagonals. `neighbours` are the orthogonal ones, or all eight with
-    `connect: all`; components follow them. Its straight lines run along four axes (east, north,
-    north-east, north-west), as on a padded bitboard with one empty column after each row."""
+    hole), its rows, columns and diagonals. `neighbours` are the orthogonal ones, all eight with
+    `connect: all`, or a hex board's six with `connect: hex` (GRID_CONNECT); components follow
+    them. Its straight lines run along four axes (east, north, north-east, north-west), as on a
+    padded bitboard with one empty column after each row."""
 
     # (its tables `row_of`, `column_of`, `steps`, `rays`, `grid_rows`, `grid_columns`, `grid_diagonals`
     # are slots of Board, empty on every other board: generated code reads them off a `Board`)
-    __slots__ = ("rows", "columns", "symbols", "legend", "connect_all", "at")
+    __slots__ = ("rows", "columns", "symbols", "legend", "connect", "at")
 
     def __init__(
-        self, name: str, rows: int, columns: int, text: Sequence[str], connect_all: bool, kinds: Sequence[str],
+        self, name: str, rows: int, columns: int, text: Sequence[str], connect: str, kinds: Sequence[str],
         regions: Iterable[RegionSpec], attributes: Sequence[tuple[int, ...]] = (),
         legend: Sequence[tuple[str, str]] = (),
     ) -> None:
@@ -81,7 +85,7 @@ class GridBoard(LineBoard):
         self.name = name
         self.rows: int = len(text) if text else rows
         self.columns: int = max((c for _, _, c, _ in cells), default=0)
-        self.connect_all: bool = connect_all
+        self.connect: str = connect  # which cells are neighbours: GRID_CONNECT
         self.labels = tuple(label for label, _, _, _ in cells)
         self.symbols: str = "".join(symbol for _, _, _, symbol in cells)  # each cell's symbol, for drawings
         self.legend: tuple[tuple[str, str], ...] = tuple(legend)  # each symbol and what it stands for
@@ -108,7 +112,7 @@ class GridBoard(LineBoard):
             for dr, dc in GRID_STEPS)
         self.rays = tuple(
             tuple(self._ray(d, s) for s in self.spots) for d in range(len(GRID_STEPS)))
-        directions = range(len(GRID_STEPS)) if connect_all else ORTHOGONAL
+        directions = GRID_CONNECT[connect]
         self.neighbours = tuple(
             tuple(sorted(n for d in directions if (n := self.steps[d][s]) is not None)) for s in self.spots)
         # rows bottom first, each from the left; columns from the left, each from the bottom;

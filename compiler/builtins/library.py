@@ -53,7 +53,7 @@ declare(Builtin("max2", (("a", "int"), ("b", "int")), "int", "max({0}, {1})", "T
 
 def _straight_lines(c: Call) -> Facts:
     c.over(1)
-    lines = c.bounds["axes"] * c.bounds["spot"]  # (a line per spot and axis at most: 3 on hexagons, 4 on grids)
+    lines = c.bounds.get("axes", 3) * c.bounds["spot"]  # (a line per spot and axis at most: 3 on hexagons, 4 on grids)
     return Facts(sat(c.cost + lines), lines, item=Facts(size=c.bounds["longest"], item=Facts()))
 
 
@@ -81,7 +81,7 @@ declare(Builtin(
 
 def _count_lines(c: Call) -> Facts:
     c.over(1)
-    return number(c.bounds["axes"] * c.bounds["spot"], cost=c.cost + 3)
+    return number(c.bounds.get("axes", 3) * c.bounds["spot"], cost=c.cost + 3)
 
 
 declare(Builtin(

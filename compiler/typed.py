@@ -453,6 +453,10 @@ class BoardTable:
     wall: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] = ()  # a wall's pieces: faces, spots
     # the owner of each region (`owner:`), as runtime/boards/base.py `RegionSpec.owner` numbers it; () if none has one
     owners: tuple[int, ...] = ()
+    grid_cells: tuple[tuple[str, int, int], ...] = ()  # a grid's cells: label, row, column (in spot order)
+    grid_size: tuple[int, int] = (0, 0)  # a grid's rows and columns as declared (drawn: (0, 0))
+    grid_text: tuple[str, ...] = ()  # a drawn grid's rows, the top first (a space: no cell)
+    connect: str = ""  # a grid's neighbours: orthogonal, all or hex (runtime/boards/grid.py GRID_CONNECT)
 
 
 @dataclass(frozen=True, slots=True)

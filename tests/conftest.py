@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from rulewright import scenarios
+from tests.helpers.native_pass import in_native_pass
 
 SCENARIO_ROOT = Path(__file__).parent / "scenarios"
 
@@ -110,12 +111,15 @@ SOAK: dict[str, set[str]] = {
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         file, _, name = item.nodeid.partition("::")
+        file = file.removeprefix("tests/")
         function = name.split("[", 1)[0]
-        soak = function in SOAK.get(file.removeprefix("tests/"), ())
-        if soak or function in SLOW.get(file.removeprefix("tests/"), ()):
+        soak = function in SOAK.get(file, ())
+        if soak or function in SLOW.get(file, ()):
             item.add_marker(pytest.mark.slow)
         if soak:
             item.add_marker(pytest.mark.soak)
+        if in_native_pass(file):  # (tests/helpers/native_pass.py)
+            item.add_marker(pytest.mark.native_pass)
 
 
 class FailuresAsTheyHappen:

@@ -18,6 +18,7 @@ import pytest
 
 from rulewright import scenarios
 from tests.helpers.native_pass import in_native_pass
+from tests.helpers.scenario_games import cached_loader
 
 SCENARIO_ROOT = Path(__file__).parent / "scenarios"
 
@@ -153,6 +154,20 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(FailuresAsTheyHappen(terminal), "failures-as-they-happen")
 
 
+SCENARIO_LOADER = pytest.StashKey[scenarios.parsing.GameLoader]()
+
+
+def scenario_loader(config: pytest.Config) -> scenarios.parsing.GameLoader:
+    """The loader of the scenario files' games, one per process: a rule file named by path is
+    compiled once for the whole suite, kept in pytest's cache folder (tests/helpers/scenario_games.py),
+    unless pytest runs without its cache (`-p no:cacheprovider`)."""
+    if SCENARIO_LOADER not in config.stash:
+        cache = getattr(config, "cache", None)
+        config.stash[SCENARIO_LOADER] = (scenarios.parsing.default_loader if cache is None
+                                         else cached_loader(cache.mkdir("scenario-games")))
+    return config.stash[SCENARIO_LOADER]
+
+
 def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Collector | None:
     if file_path.suffix == ".yaml" and SCENARIO_ROOT in file_path.parents:
         return ScenarioFile.from_parent(parent, path=file_path)
@@ -161,7 +176,7 @@ def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Col
 
 class ScenarioFile(pytest.File):
     def collect(self) -> Iterator[pytest.Item]:
-        found, problems = scenarios.load_file(self.path)
+        found, problems = scenarios.load_file(self.path, loader=scenario_loader(self.config))
         if problems:
             yield BrokenScenarioFile.from_parent(self, name="load", problems=problems)
         for scenario in found:

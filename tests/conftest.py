@@ -17,6 +17,8 @@ from typing import Any
 import pytest
 
 from rulewright import scenarios
+from tests.helpers.native_pass import in_native_pass
+from tests.helpers.scenario_games import cached_loader
 
 SCENARIO_ROOT = Path(__file__).parent / "scenarios"
 
@@ -110,12 +112,15 @@ SOAK: dict[str, set[str]] = {
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         file, _, name = item.nodeid.partition("::")
+        file = file.removeprefix("tests/")
         function = name.split("[", 1)[0]
-        soak = function in SOAK.get(file.removeprefix("tests/"), ())
-        if soak or function in SLOW.get(file.removeprefix("tests/"), ()):
+        soak = function in SOAK.get(file, ())
+        if soak or function in SLOW.get(file, ()):
             item.add_marker(pytest.mark.slow)
         if soak:
             item.add_marker(pytest.mark.soak)
+        if in_native_pass(file):  # (tests/helpers/native_pass.py)
+            item.add_marker(pytest.mark.native_pass)
 
 
 class FailuresAsTheyHappen:
@@ -149,6 +154,20 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(FailuresAsTheyHappen(terminal), "failures-as-they-happen")
 
 
+SCENARIO_LOADER = pytest.StashKey[scenarios.parsing.GameLoader]()
+
+
+def scenario_loader(config: pytest.Config) -> scenarios.parsing.GameLoader:
+    """The loader of the scenario files' games, one per process: a rule file named by path is
+    compiled once for the whole suite, kept in pytest's cache folder (tests/helpers/scenario_games.py),
+    unless pytest runs without its cache (`-p no:cacheprovider`)."""
+    if SCENARIO_LOADER not in config.stash:
+        cache = getattr(config, "cache", None)
+        config.stash[SCENARIO_LOADER] = (scenarios.parsing.default_loader if cache is None
+                                         else cached_loader(cache.mkdir("scenario-games")))
+    return config.stash[SCENARIO_LOADER]
+
+
 def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Collector | None:
     if file_path.suffix == ".yaml" and SCENARIO_ROOT in file_path.parents:
         return ScenarioFile.from_parent(parent, path=file_path)
@@ -157,7 +176,7 @@ def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Col
 
 class ScenarioFile(pytest.File):
     def collect(self) -> Iterator[pytest.Item]:
-        found, problems = scenarios.load_file(self.path)
+        found, problems = scenarios.load_file(self.path, loader=scenario_loader(self.config))
         if problems:
             yield BrokenScenarioFile.from_parent(self, name="load", problems=problems)
         for scenario in found:

@@ -97,3 +97,15 @@ def test_the_checkout_holds_only_its_known_top_level_entries() -> None:
     tracked = subprocess.run(["git", "-C", str(root), "ls-files", "-z"], capture_output=True, check=True).stdout
     tops = {name.split("/", 1)[0] for name in tracked.decode("utf-8").split("\0") if name}
     assert tops <= TOP_LEVEL, sorted(tops - TOP_LEVEL)
+
+
+def test_the_tests_left_to_the_native_pass_are_there() -> None:
+    """Each path of tests/helpers/native_pass.py names a test file or a folder of them (`./dev test`
+    passes them to pytest), and the marker picks a file by its path under tests/."""
+    from tests.helpers.native_pass import NATIVE_PASS, in_native_pass
+
+    for name in NATIVE_PASS:
+        path = TESTS / name
+        assert (path.is_file() and name.startswith("test_")) or any(path.rglob("*.yaml")), name
+    assert in_native_pass("scenarios/mandarin/x.yaml") and in_native_pass("test_conformance.py")
+    assert not in_native_pass("test_conformance_more.py") and not in_native_pass("scenarios.py")

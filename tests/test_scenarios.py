@@ -391,3 +391,26 @@ scenarios:
     assert [(c.what, c.ok) for c in result.checks] == [("chief_on[E5]", False), ("chief_on[E6]", True)]
     e5 = result.checks[0]
     assert (e5.expected["kind"], e5.actual["kind"]) == ("governor", "soldier")
+
+
+def test_the_suites_kept_scenario_games_are_compiled_again_when_a_file_they_come_from_changes(tmp_path: Path) -> None:
+    """tests/helpers/scenario_games.py (how conftest.py collects the scenario files): a rule file
+    named by path is compiled once and its module's text kept, under a key of every file it is
+    made from; the text kept is the compiler's, a changed rule file is compiled again, and a
+    bundled id is loaded as the runner loads it."""
+    from rulewright.compiler.driver import compile_file
+    from tests.helpers.scenario_games import cached_loader
+
+    rules = tmp_path / "rules.yaml"
+    rules.write_text((HERE / "games" / "kingdoms-lite.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    named_in, kept = tmp_path / "s.yaml", tmp_path / "kept"
+    first = cached_loader(kept)("rules.yaml", named_in)
+    (text,) = [p.read_text(encoding="utf-8") for p in kept.glob("*.py")]
+    assert text == compile_file(rules).source
+    again = cached_loader(kept)("rules.yaml", named_in)  # another process: from the kept text
+    assert again is not first and again.new_state(seed=3).to_json() == first.new_state(seed=3).to_json()
+    assert len(list(kept.glob("*.py"))) == 1
+    rules.write_text(rules.read_text(encoding="utf-8") + "\n# changed\n", encoding="utf-8")
+    cached_loader(kept)("rules.yaml", named_in)
+    assert len(list(kept.glob("*.py"))) == 2
+    assert cached_loader(kept)("china-cornett", named_in) is rulewright.load("china-cornett")

@@ -151,6 +151,9 @@ class Field:
     hide_items_if: ast.Expr | None = None  # item k of a list field is hidden while true
     visible_to: ast.Expr | None = None  # `visible: {to: ...}`: the one player who sees entry or item k
     pool: str = ""  # `pool:`: the fields whose unseen items are drawn again together (runtime/unseen.py)
+    # `unseen: redraw`: an unseen entry is drawn afresh from the field's values (an int's `range:`, least and most)
+    redraw: bool = False
+    range: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -87,6 +87,9 @@ class FieldInfo:
     declared: str = ""
     pool: str = ""  # `pool:`: unseen items drawn again with those of the same pool (runtime/unseen.py)
     hides_items: bool = False  # `hide_items_if:`: some items of the list are hidden while it holds
+    # `unseen: redraw`: the least and most value (an int's `range:`, a bool's or an enum's values in order) an
+    # unseen entry is drawn afresh from in a sample (runtime/unseen.py); None: exchanged among the unseen entries
+    redraw: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)

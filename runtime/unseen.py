@@ -31,6 +31,12 @@ How each kind of unseen value is drawn again (docs/experiments.md, "Hidden infor
   stays empty), and without the entries the observer's own unseen-to-others records name (what
   he looked at himself); the other players' records that copied such a value follow it.
   A lone unseen value (no `per:`) has nothing to be exchanged with: it is kept.
+- Values drawn afresh: the unseen entries of a field that declares `unseen: redraw` (a value that
+  came from chance and was dealt from no pool: the face of a die under a cup) are each drawn
+  again, uniformly from the field's values (an int's `range:`, a bool, an enumeration), never
+  exchanged: so a lone one is not kept, and the others' dice do not keep their multiset. An entry
+  holding a value outside them (the 0 of a die not thrown yet) is kept, and so, on a per-spot or
+  per-region field, is an entry the observer's own records name.
 """
 
 from __future__ import annotations
@@ -193,6 +199,7 @@ def _redraw(out: State, unseen: Unseen, rng: Rng) -> None:
     places: dict[str, list[Place]] = {}
     items: dict[str, list[Any]] = {}
     whole: dict[str, list[int]] = {}  # field -> its unseen entries exchanged as whole values
+    fresh: dict[str, list[int]] = {}  # field -> its unseen entries drawn afresh (`unseen: redraw`; -1: no `per:`)
     marks: list[str] = []
 
     def add(key: str, place: Place, item: Any) -> None:
@@ -227,7 +234,9 @@ def _redraw(out: State, unseen: Unseen, rng: Rng) -> None:
                         for c in pooled:
                             add(f"{components[c]}@{entry}", (name, entry, k, c), record[c])
                     continue
-            if entry >= 0:
+            if info.redraw is not None:
+                fresh.setdefault(name, []).append(entry)
+            elif entry >= 0:
                 whole.setdefault(name, []).append(entry)
     # an unseen set without `per:` whose items all lie in the other unseen places of their pool
     for name in unseen.fields():
@@ -250,12 +259,24 @@ def _redraw(out: State, unseen: Unseen, rng: Rng) -> None:
         dealt.update(zip(places[key], new, strict=True))
         if len(set(items[key])) == len(items[key]):
             follow[key] = dict(zip(items[key], new, strict=True))
-    # -- 3. the values, exchanged among their unseen entries
+    # -- 3. the values, exchanged among their unseen entries or drawn afresh (in the order of the fields)
     changed_values: dict[str, dict[int, tuple[Any, Any]]] = {}
+    lone: dict[str, Any] = {}  # a field without `per:` drawn afresh -> its new value
     pinned = _pinned(out, unseen, infos)
-    for name, entries in whole.items():
+    for name in unseen.fields():
         info = infos[name]
         value = values[name]
+        if name in fresh:
+            drawn = _fresh(info, value, fresh[name], pinned, rng)
+            if info.per is None:
+                if -1 in drawn:
+                    lone[name] = drawn[-1][1]
+            elif drawn:
+                changed_values[name] = drawn
+            continue
+        if name not in whole:
+            continue
+        entries = whole[name]
         if info.per not in ("player",):
             entries = [e for e in entries if not _empty(value[e]) and e not in pinned.get(info.per or "", set())]
         olds = [value[e] for e in entries]
@@ -275,6 +296,9 @@ def _redraw(out: State, unseen: Unseen, rng: Rng) -> None:
                 new_list[k] = dealt.get((name, -1, k, -1), value[k])
             setattr(out, name, tuple(new_list))
             continue
+        if name in lone:
+            setattr(out, name, lone[name])
+            continue
         if name in changed_values:
             entries_list = list(value)
             for e, (_, new_value) in changed_values[name].items():
@@ -290,6 +314,31 @@ def _redraw(out: State, unseen: Unseen, rng: Rng) -> None:
     out._fields_set()
     out._legal_cache = None
     out._derived = None
+
+
+def _fresh(info: FieldInfo, value: Any, entries: list[int], pinned: dict[str, set[int]],
+           rng: Rng) -> dict[int, tuple[Any, Any]]:
+    """`unseen: redraw`: each unseen entry (-1: the field without `per:`) drawn afresh, uniformly
+    from the field's values (`info.redraw`, least and most), in the order of the entries; an entry
+    holding a value outside them (the 0 of a die not thrown yet) and one the observer's own records
+    name (what he looked at himself) are kept. Entry -> (old value, new value), where it changed."""
+    assert info.redraw is not None
+    least, most = info.redraw
+    drawn: dict[int, tuple[Any, Any]] = {}
+    for e in entries:
+        old = value if e < 0 else value[e]
+        if info.per not in (None, "player") and e in pinned.get(info.per, set()):
+            continue
+        if isinstance(old, bool) != (info.kind == "bool"):
+            continue
+        if not isinstance(old, int) or not least <= old <= most:
+            continue
+        new: Any = least + rng.below(most - least + 1)
+        if info.kind == "bool":
+            new = bool(new)
+        if new != old:
+            drawn[e] = (old, new)
+    return drawn
 
 
 def _rebuilt(info: FieldInfo, name: str, entry: int, held: Any, dealt: dict[Place, Any]) -> Any:

@@ -49,8 +49,8 @@ def conserved(state: State) -> tuple[Counter[Any], Counter[str]]:
             types = [ty for _, ty in state.RECORDS[info.declared[len(info.kind) + 1:-1]]]
             for entry in entries:  # the components of records, by their type (an int may copy a value)
                 items.update((ty, record[c]) for record in entry for c, ty in enumerate(types) if ty != "int")
-        elif info.kind == "int" and info.per is not None:
-            sums[info.name] += sum(entries)
+        elif info.kind == "int" and info.per is not None and info.redraw is None:
+            sums[info.name] += sum(entries)  # (not a field drawn afresh: the others' dice are thrown again)
     return items, sums
 
 
@@ -107,16 +107,7 @@ def _hides(game: Game) -> bool:
     return any(f.visible != "all" for f in game.state_class.FIELDS)
 
 
-# Liar's dice hides one number per seat, the die under each cup: at two players the other seat's
-# die is the one unseen entry, which sample_unseen keeps (docs/experiments.md, "A sample of the
-# unseen": a value with nothing to be exchanged with), a leak for a die nobody can know. Drawing it
-# again needs the sampler to know the field holds a die's throw: known, failing until it does.
-LEAKS_A_LONE_DIE = pytest.mark.xfail(strict=True, reason="sample_unseen keeps a lone hidden value: the other "
-                                     "seat's die at liar's dice (issue 37)")
-
-
-@pytest.mark.parametrize("ruleset", [pytest.param(r, marks=LEAKS_A_LONE_DIE) if r == "liars-dice" else r
-                                     for r in RULESETS])
+@pytest.mark.parametrize("ruleset", RULESETS)
 def test_a_sample_of_the_unseen_is_consistent_with_what_the_player_sees(ruleset: str) -> None:
     game = rulewright.load(ruleset)
     drawn, differ = check_samples(game, 1)
@@ -249,3 +240,57 @@ def test_fields_of_a_declared_pool_are_dealt_apart() -> None:
             Counter(c for hand in state.hand[1:] for c in hand) + Counter(state.deck))
         placements.add(tuple(tuple(under) for under in sample.tile_under))
     assert len(placements) > 1
+
+
+def _thrown(players: int, seed: int) -> Any:
+    """Liar's dice once every die is thrown, nobody having bid."""
+    state: Any = rulewright.load("liars-dice").new_state(players=players, seed=seed)
+    assert all(1 <= face <= 6 for face in state.die_of)
+    return state
+
+
+def test_a_lone_die_under_another_cup_takes_every_face() -> None:
+    """Liar's dice at two players (`die_of`, `unseen: redraw`, `range: [1, 6]`): the other seat's
+    die, the one unseen entry, is thrown again in a sample (not kept), one's own never; a seat
+    whose die nobody has thrown yet (0) keeps it."""
+    state = _thrown(2, 4)
+    faces = Counter(state.sample_unseen(0, Rng(k)).die_of[1] for k in range(120))
+    assert sorted(faces) == [1, 2, 3, 4, 5, 6]
+    assert min(faces.values()) >= 8, faces  # (uniform: 20 expected of each)
+    assert {state.sample_unseen(0, Rng(k)).die_of[0] for k in range(20)} == {state.die_of[0]}
+    state.die_of = [state.die_of[0], 0]
+    assert {state.sample_unseen(0, Rng(k)).die_of[1] for k in range(10)} == {0}
+
+
+def test_the_others_dice_do_not_keep_their_multiset() -> None:
+    """tests/games/dice-cups.yaml at three players: the two other dice are thrown again each (their
+    multiset changes: the sample does not tell which faces are out there), every pair of faces comes
+    up; so are the others' coins (a bool) and the wind nobody sees (a lone value of an enumeration)."""
+    state: Any = rulewright.load_rules(GAMES / "dice-cups.yaml").new_state(players=3, seed=1)
+    samples = [state.sample_unseen(0, Rng(k)) for k in range(300)]
+    pairs = {tuple(sample.cup[1:]) for sample in samples}
+    assert len(pairs) == 36 and all(sample.cup[0] == state.cup[0] for sample in samples)
+    assert {tuple(sample.heads[1:]) for sample in samples} == {(a, b) for a in (False, True) for b in (False, True)}
+    assert all(sample.heads[0] == state.heads[0] for sample in samples)
+    assert {sample.wind for sample in samples} == {0, 1, 2}
+    assert {state.sample_unseen(1, Rng(k)).wind for k in range(30)} == {0, 1, 2}
+
+
+def test_the_search_agent_does_not_see_the_other_die() -> None:
+    """IS-MCTS on liar's dice: the second seat, its own die fixed, after a bid of the first: its
+    bid or call is the same whatever the first seat's die is (it searches samples, in which that die
+    is thrown again), while what it chooses does depend on its own die."""
+    from rulewright.agents import ISMCTSAgent
+
+    state = _thrown(2, 0)
+    state.apply(state.legal_actions()[3])
+    assert state.to_act() == 1
+
+    def chosen(mine: int, theirs: int) -> str:
+        probe = state.clone()
+        probe.die_of = [theirs, mine]
+        return str(state.legal_actions()[ISMCTSAgent(seed=3, iterations=40).choose(probe)])
+
+    for mine in (1, 6):
+        assert len({chosen(mine, theirs) for theirs in range(1, 7)}) == 1, mine
+    assert len({chosen(mine, 2) for mine in range(1, 7)}) > 1

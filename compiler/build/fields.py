@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from ...core.load import YMap, YScalar
+from ...core.load import YMap, YNode, YScalar
 from ...core.source import did_you_mean
+from ...runtime.limits import MAX_INT
 from .. import ast, ir
 from ..types import ANY, Ty
-from .keys import FIELD_KEYS, VISIBILITY, VISIBLE_TO_KEYS
+from .keys import FIELD_KEYS, UNSEEN, VISIBILITY, VISIBLE_TO_KEYS
 from .reader import Reader
 
 
@@ -51,8 +52,9 @@ def _field(r: Reader, key: YScalar, name: str, m: YMap, entity_kinds: set[str], 
     visible, visible_to = _visibility(r, m, per, per_ref, ty, entity_kinds)
     shown_if, hide_items_if = _shown(r, m, name, visible)
     pool = _pool(r, m, name, values, ty)
+    redraw, bounds = _unseen(r, m, name, ty, visible)
     return ir.Field(name, per, ty, values, init, visible, r.text(m.get("doc"), "doc", "") or "", key.span,
-                    shown_if, hide_items_if, visible_to, pool)
+                    shown_if, hide_items_if, visible_to, pool, redraw, bounds)
 
 
 def _type(r: Reader, key: YScalar, name: str, m: YMap, values: tuple[str, ...], entity_kinds: set[str],
@@ -140,3 +142,62 @@ def _pool(r: Reader, m: YMap, name: str, values: tuple[str, ...], ty: Ty) -> str
             r.error(pool_node.span, f"`pool:` names the pool of the items of a list or set field, but field "
                     f"`{name}` holds no items", "drop `pool:`")
     return pool
+
+
+def _unseen(r: Reader, m: YMap, name: str, ty: Ty, visible: str) -> tuple[bool, tuple[int, int] | None]:
+    """`unseen:` (how an entry a player does not see is drawn again in a sample, runtime/unseen.py:
+    `exchange`d among the unseen entries, the default, or `redraw`n afresh from the field's values)
+    and `range:` (the values of an int drawn afresh, least and most)."""
+    node, range_node = m.get("unseen"), m.get("range")
+    how = r.text(node, "unseen", "exchange") or "exchange"
+    if node is not None and how not in UNSEEN:
+        r.error(node.span, f"unseen must be one of {', '.join(UNSEEN)}", did_you_mean(how, UNSEEN))
+        return False, None
+    if node is not None and visible == "all":
+        r.error(node.span, f"`unseen:` says how a value a player does not see is drawn again, but field `{name}` "
+                "is `visible: all`: everyone sees it", "give the field `visible: owner`, `none` or `{to: ...}`, "
+                "or drop `unseen:`")
+        return False, None
+    redraw = how == "redraw"
+    if redraw and ty.kind not in ("int", "bool", "enum", "any"):
+        assert node is not None
+        r.error(node.span, f"`unseen: redraw` draws an int (within `range:`), a bool or a value of an enumeration "
+                f"afresh, but field `{name}` is a {ty}", "the unseen items of a list or set are dealt again from "
+                "their pool (`pool:`); drop `unseen: redraw`" if ty.kind in ("list", "set") else "drop `unseen:`")
+        return False, None
+    if range_node is not None and not (redraw and ty.kind in ("int", "any")):
+        r.error(range_node.span, f"`range:` gives the values an unseen int is drawn afresh from, but field `{name}` "
+                + ("is not `unseen: redraw`" if ty.kind in ("int", "any") else f"is a {ty}"),
+                "add `unseen: redraw`, or drop `range:`" if ty.kind in ("int", "any") else "drop `range:`")
+        return False, None
+    if redraw and ty.kind == "int" and range_node is None:
+        assert node is not None
+        r.error(node.span, f"`unseen: redraw` on int field `{name}` needs `range: [least, most]`, the values it is "
+                "drawn afresh from", "e.g. `range: [1, 6]` for the face of a die")
+        return False, None
+    bounds = _range(r, range_node) if range_node is not None else None
+    return redraw, bounds
+
+
+def _range(r: Reader, node: YNode) -> tuple[int, int] | None:
+    """`range: [least, most]` of a field: two whole numbers within 64 bits, the least first."""
+    seq = r.sequence(node, "`range:` of a field")
+    if seq is None:
+        return None
+    if len(seq.items) != 2:
+        r.error(seq.span, "`range:` of a field must be two whole numbers, `[least, most]`",
+                "e.g. `range: [1, 6]`: the faces of a die")
+        return None
+    bounds = [r.integer(item, "`range:` of a field") for item in seq.items]
+    least, most = bounds
+    if least is None or most is None:
+        return None
+    for n, item in zip((least, most), seq.items, strict=True):
+        if not -MAX_INT <= n <= MAX_INT:
+            r.error(item.span, f"`range:` of a field is larger than the limit of whole numbers (±{MAX_INT:,}, 64 bits)")
+            return None
+    if least > most:
+        r.error(seq.span, f"`range:` of a field goes from {least} down to {most}", "write the least first: "
+                "`[least, most]`")
+        return None
+    return least, most

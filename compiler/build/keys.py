@@ -33,13 +33,17 @@ EXPECT_KEYS = (
     "borders", "borders_match_roads", "attribute_counts", "bordering_differ", "pieces", "regions_per_face",
     "face_size", "largest_wall",
 )
-FIELD_KEYS = ("per", "type", "values", "init", "visible", "doc", "shown_if", "hide_items_if", "pool")
+FIELD_KEYS = ("per", "type", "values", "init", "visible", "doc", "shown_if", "hide_items_if", "pool",
+              "unseen", "range")
 PHASE_KEYS = ("start", "actions", "when_stuck", "then", "actor", "simultaneous")
 ACTION_KEYS = ("choose", "when", "text", "others_text", "revealed_when", "effect", "doc")
 DEFINE_KEYS = ("value", "cached")  # a definition written as a mapping: `{value: "...", cached: true}`
 RETURNS_KEYS = ("value", "sum", "range", "doc")  # `returns:` as a mapping: `{value: "...", sum: 0}`
 TRIGGER_KEYS = ("after", "at", "when", "effect", "doc")
 VISIBILITY = ("all", "owner", "none", "size")
+# A field's `unseen:`: how a value a player does not see is drawn again in a sample (runtime/unseen.py):
+# exchanged among the unseen entries (the default), or drawn afresh from the field's values (`range:` of an int)
+UNSEEN = ("exchange", "redraw")
 VISIBLE_TO_KEYS = ("to",)  # `visible: {to: <player over k>}`: entry or item k seen by that player only
 WHEN_STUCK = ("pass", "end")  # a phase whose seat has no legal move: the turn passes, or the game ends
 TRIGGER_MOMENTS = ("turn_end",)  # a trigger's `at:`

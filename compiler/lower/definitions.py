@@ -100,6 +100,10 @@ def field(lo: Lowerer, typed: t.Field) -> LoweredField:
     keywords = [pyir.Keyword("declared", pyir.Constant(str(f.type)))] if declared else []
     if f.pool:  # (the fields whose unseen items are dealt together)
         keywords.append(pyir.Keyword("pool", pyir.Constant(f.pool)))
+    if f.redraw:  # (`unseen: redraw`: the least and most value an unseen entry is drawn afresh from)
+        n_values = 2 if f.type.kind == "bool" else len(dict(lo.tables.enums).get(f.type.name or "", f.values))
+        least, most = f.range or (0, n_values - 1)
+        keywords.append(pyir.Keyword("redraw", pyir.Tuple((pyir.Constant(least), pyir.Constant(most)))))
     # (a field everyone sees may still hide some of its items: the search agents must know)
     if f.hide_items_if is not None:
         keywords.append(pyir.Keyword("hides_items", pyir.Constant(True)))

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
-from .runtime.boards import Board, HexBoard, RingBoard, WallBoard
+from .runtime.boards import Board, GridBoard, HexBoard, RingBoard, WallBoard
 from .runtime.state import HIDDEN, State
 
 # Seat colours, P1 first, then the neutral seats: distinct on a pale board, in print too.
@@ -244,6 +244,33 @@ def graph_layout(board: Board) -> Layout:
                   note="a graph board gives no places: spots laid out by their roads (docs/web.md)")
 
 
+GRID_CELL = 22.0  # half a grid cell's side, in SVG units
+GRID_SHADES = ("#f4f1e8", "#ddd6c4")  # a grid's light and dark cells (a1 dark, as on a chess board)
+
+
+def grid_layout(board: GridBoard) -> Layout:
+    """The grid as a chess board is drawn: square cells side by side, the top row first, the
+    column letters above and below, the row numbers on both sides; a hole is left empty."""
+    step = 2 * GRID_CELL
+    margin = 26.0
+
+    def at(row: int, column: int) -> tuple[float, float]:
+        return margin + GRID_CELL + (column - 1) * step, margin + GRID_CELL + (board.rows - row) * step
+
+    centres = [at(board.row_of[s], board.column_of[s]) for s in board.spots]
+    extra: list[str] = []
+    for c in range(1, board.columns + 1):
+        x = at(1, c)[0]
+        extra += [_text(x, margin - 8, chr(ord("a") + c - 1), "facename", "middle"),
+                  _text(x, margin + board.rows * step + 16, chr(ord("a") + c - 1), "facename", "middle")]
+    for r in range(1, board.rows + 1):
+        y = at(r, 1)[1] + 4
+        extra += [_text(margin - 8, y, str(r), "facename", "end"),
+                  _text(margin + board.columns * step + 8, y, str(r), "facename")]
+    return Layout(centres, "square", GRID_CELL - 0.5, 2 * margin + board.columns * step,
+                  2 * margin + board.rows * step, extra=extra)
+
+
 def board_layout(board: Board) -> Layout:
     """The layout of a board of fixed shape, made once per board."""
     key = (type(board).__name__, board.labels, board.neighbours, board.region_spots, board.region_kind,
@@ -253,6 +280,8 @@ def board_layout(board: Board) -> Layout:
         return found
     if isinstance(board, HexBoard):
         layout = hex_layout(board)
+    elif isinstance(board, GridBoard):
+        layout = grid_layout(board)
     elif isinstance(board, RingBoard):
         layout = ring_layout(board)
     else:  # a graph board, or a board of another kind: laid out by its neighbours
@@ -520,8 +549,11 @@ def _marks_line(ms: Sequence[Mark], x: float, y: float, right: float) -> list[st
 
 def _spot_fill(board: Board, s: int, enums: Mapping[str, tuple[str, ...]]) -> str:
     """A spot's fill: the colour of its region of the first kind (the one its `colour` attribute
-    names, on a graph board; else a pale one by the region's place), grey in none."""
+    names, on a graph board; else a pale one by the region's place), grey in none (a grid's cell
+    light or dark, as on a chess board)."""
     region = board.region_of[0][s] if board.kinds else -1
+    if region < 0 and isinstance(board, GridBoard):  # a chess board's light and dark cells
+        return GRID_SHADES[(board.row_of[s] + board.column_of[s] + 1) % 2]
     if region < 0:
         return "#f4f4f4"
     for values in board.region_attributes:

@@ -452,7 +452,7 @@ def _value_doc(sym: Symbol) -> str:
 
 def board_spots(b: ir.Board) -> list[str]:
     """The names of a board's spots, as the runtime names them."""
-    from .runtime.boards import hex_labels, hexmap_cells
+    from .runtime.boards import grid_cells, hex_labels, hexmap_cells
 
     if b.hexagon:
         return list(hex_labels(b.hexagon).values())
@@ -462,6 +462,8 @@ def board_spots(b: ir.Board) -> list[str]:
         return list(b.graph)
     if b.hexmap is not None:
         return [label for label, _, _, _ in hexmap_cells(b.hexmap.rows)[0]]
+    if b.grid is not None:
+        return [label for label, _, _, _ in grid_cells(b.grid.rows, b.grid.columns, b.grid.text)[0]]
     return [s for piece in b.wall for face in piece.faces for s in face.spots]
 
 

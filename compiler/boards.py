@@ -12,7 +12,15 @@ from collections import Counter
 from collections.abc import Callable
 
 from ..core.source import SourceSpan, did_you_mean
-from ..runtime.boards import hex_joined, hex_labels, hexmap_cells, validate_regions
+from ..runtime.boards import (
+    GRID_CONNECT,
+    GRID_STEPS,
+    grid_cells,
+    hex_joined,
+    hex_labels,
+    hexmap_cells,
+    validate_regions,
+)
 from ..runtime.limits import (
     MAX_ATTRIBUTES,
     MAX_BORDERS,
@@ -55,6 +63,9 @@ class Boards:
             spots = sum(len(row) - row.count(" ") for row in board.hexmap.rows)
         elif board.wall:
             spots = sum(len(f.spots) for p in board.wall for f in p.faces)
+        elif board.grid is not None:
+            grid = board.grid
+            spots = sum(len(row) - row.count(" ") for row in grid.text) if grid.text else grid.rows * grid.columns
         elif board.ring:
             spots = board.ring
         else:
@@ -71,7 +82,8 @@ class Boards:
         spots, regions, borders = self.sizes(board)  # (a hexagon's and a ring's bounded by compiler/build/boards.py)
         found = False
         for count, limit, what, span in (
-            (spots, MAX_SPOTS, "spots", board.span if board.hexmap is None else board.hexmap.span),
+            (spots, MAX_SPOTS, "spots", board.hexmap.span if board.hexmap is not None
+             else board.grid.span if board.grid is not None else board.span),
             (regions, MAX_REGIONS, "regions", board.span),
             (len(board.region_kinds), MAX_REGION_KINDS, "kinds of regions", board.span),
             (sum(len(road) - 1 for road in board.roads), MAX_ROADS, "road segments", board.span),
@@ -79,6 +91,8 @@ class Boards:
             (len({a for k in board.region_kinds for r in k.regions for a, _ in r.attributes}), MAX_ATTRIBUTES,
              "region attributes", board.span),
             (len({a for e in board.hexmap.legend for a, _ in e.attributes}) if board.hexmap else 0, MAX_ATTRIBUTES,
+             "spot attributes", board.span),
+            (len({a for e in board.grid.legend for a, _ in e.attributes}) if board.grid else 0, MAX_ATTRIBUTES,
              "spot attributes", board.span),
             (max((len(k.rename) for k in board.region_kinds), default=0), MAX_ATTRIBUTES,
              "renamings of a mirrored kind", board.span),
@@ -130,7 +144,8 @@ class Boards:
         self.shown_names(list(zip(board.graph, board.graph_spans or [board.span] * len(board.graph), strict=True))
                          + [(spot, face.span) for piece in board.wall for face in piece.faces for spot in face.spots],
                          "spot", where)
-        if board.ring or board.graph or board.hexmap is not None or board.wall:  # (a hexagon's: with its mirrored)
+        if board.ring or board.graph or board.hexmap is not None or board.wall or board.grid is not None:
+            # (a hexagon's: with its mirrored)
             self.shown_names([(r.name, r.span) for k in board.region_kinds for r in k.regions], "region", where,
                              twice=True)
         if board.ring:
@@ -144,6 +159,9 @@ class Boards:
             return
         if board.wall:
             self.wall_board(board)
+            return
+        if board.grid is not None:
+            self.grid_board(board, board.grid)
             return
         self.hexagon_board(board)
 
@@ -573,3 +591,88 @@ class Boards:
             board.name, 0, tuple(regions), board.span,
             wall=tuple((p.name, tuple((f.name, f.spots) for f in p.faces)) for p in board.wall),
         ))
+
+    def grid_board(self, board: ir.Board, grid: ir.Grid) -> None:
+        """A square grid: every cell of its rows and columns, or drawn as rows of text (a space: a
+        cell off the board), each cell's attributes from the legend as on a hex map."""
+        where = f"board `{board.name}`"
+        cells, problems = grid_cells(grid.rows, grid.columns, grid.text)
+        for problem in problems:
+            self.error(grid.span, f"{where}: {problem}")
+        drawn = ir.HexMap(grid.text, grid.legend, grid.span)  # (its legend read as a hex map's)
+        legend = {e.symbol: e for e in grid.legend}
+        attrs = self.legend_attributes(drawn, where) if grid.legend else []
+        unknown: dict[str, str] = {}
+        if grid.legend:
+            for label, _, _, symbol in cells:
+                if symbol not in legend and symbol not in unknown:
+                    unknown[symbol] = label
+        for symbol, label in unknown.items():
+            self.error(grid.span, f"{where}: the symbol `{symbol}` (first at {label}) is not in the legend",
+                       f"the legend gives {', '.join(repr(k) for k in legend) or 'nothing'}; a space is no cell")
+        known = [c for c in cells if not grid.legend or c[3] in legend]
+        if self.tables and attrs != self.spot_attributes:
+            self.error(board.span, f"{where} gives its spots the attributes {', '.join(attrs) or 'none'}, "
+                       f"but the first board {', '.join(self.spot_attributes) or 'none'}",
+                       "every board needs the same spot attributes")
+        elif not self.tables:
+            self.spot_attributes = attrs
+        gives = {e.symbol: dict(e.attributes) for e in grid.legend}
+        tables = self.cell_attribute_tables(board, drawn, attrs, gives, known, where) if attrs else []
+        labels = [label for label, _, _, _ in known]
+        regions = self.listed_regions(board, labels, "grid")
+        legend_ok = all(len(e.attributes) == len(attrs) and all(self.enum_value(v) for _, v in e.attributes)
+                        for e in grid.legend)
+        if board.expect is not None and not problems and not unknown and legend_ok:
+            self.grid_expect(board, board.expect, grid, labels, regions, known, attrs, gives, where)
+        self.tables.append(BoardTable(
+            board.name, 0, tuple(regions), board.span, symbols="".join(symbol for _, _, _, symbol in known),
+            cell_attributes=tuple(tables), legend=tuple((e.symbol, ", ".join(f"{a} {v}" for a, v in e.attributes))
+                                                        for e in grid.legend),
+            grid_cells=tuple((label, row, column) for label, row, column, _ in known),
+            grid_size=(grid.rows, grid.columns), grid_text=grid.text, connect=grid.connect,
+        ))
+
+    def grid_expect(self, board: ir.Board, exp: ir.BoardExpect, grid: ir.Grid, labels: list[str],
+                    regions: list[tuple[str, str, tuple[str, ...]]], known: list[tuple[str, int, int, str]],
+                    attrs: list[str], gives: dict[str, dict[str, str]], where: str) -> None:
+        """The validators of a grid, as a hex map's: each count and property its `expect:` states;
+        `contiguous` and `connected` join cells as the grid's neighbours do (`connect:`)."""
+        found: list[str] = []
+        self.expect_counts(board, labels, regions, "grid", found)
+        at = {label: (row, column) for label, row, column, _ in known}
+        steps = tuple(GRID_STEPS[d] for d in GRID_CONNECT[grid.connect])
+        if exp.contiguous:
+            for _, name, spots in regions:
+                if spots and all(s in at for s in spots) and not _grid_joined([at[s] for s in spots], steps):
+                    found.append(f"region {name} is not contiguous")
+        if exp.connected and known and not _grid_joined(list(at.values()), steps):
+            found.append("its cells are not all joined: the grid is in several pieces")
+        symbol_of = {label: symbol for label, _, _, symbol in known}
+        for attr, counts in exp.attribute_counts:
+            if attr not in attrs:
+                found.append(f"no attribute `{attr}`: the legend gives {', '.join(attrs) or 'none'}")
+                continue
+            got = Counter(gives[symbol_of[s]][attr] for s in labels if attr in gives[symbol_of[s]])
+            for value, count in counts:
+                if got.get(value, 0) != count:
+                    found.append(f"{got.get(value, 0)} spots with {attr} {value}, expected {count}")
+            extra = sorted(set(got) - {v for v, _ in counts})
+            if extra:
+                found.append(f"spots with {attr} {', '.join(extra)}, which `expect` does not list")
+        for problem in found:
+            self.error(exp.span, f"{where} does not match what is expected of it: {problem}")
+
+
+def _grid_joined(cells: list[tuple[int, int]], steps: tuple[tuple[int, int], ...]) -> bool:
+    """Whether cells (row, column) of a grid are all joined through one another by `steps`."""
+    members = set(cells)
+    todo, seen = [cells[0]], {cells[0]}
+    while todo:
+        row, column = todo.pop()
+        for dr, dc in steps:
+            n = (row + dr, column + dc)
+            if n in members and n not in seen:
+                seen.add(n)
+                todo.append(n)
+    return len(seen) == len(members)

@@ -76,6 +76,7 @@ class Board:
     hexmap: HexMap | None = None  # a hex map of any outline, drawn as rows of text
     wall: tuple[WallPiece, ...] = ()  # a wall that grows during play: its pieces
     graph_spans: tuple[SourceSpan, ...] = ()  # where each spot of a graph board is written
+    grid: Grid | None = None  # a square grid, maybe with holes
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +92,18 @@ class LegendEntry:
 class HexMap:
     rows: tuple[str, ...]  # each row of the map as written; a space is no cell
     legend: tuple[LegendEntry, ...]
+    span: SourceSpan  # the rows
+
+
+@dataclass(frozen=True, slots=True)
+class Grid:
+    """A square grid: `grid: {rows: R, columns: C}`, or drawn as rows of text with a legend."""
+
+    rows: int  # (drawn: 0, its rows are `text`'s)
+    columns: int
+    text: tuple[str, ...]  # each row as drawn, the top row first; a space is no cell (empty: every cell)
+    legend: tuple[LegendEntry, ...]  # (drawn without a legend: empty)
+    connect: str  # which cells are neighbours (and joined in components): orthogonal, all, hex (GRID_CONNECT)
     span: SourceSpan  # the rows
 
 

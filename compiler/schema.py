@@ -153,6 +153,8 @@ RULE_TYPES: dict[str, dict[str, Schema]] = {
     "OPTION_KEYS": {"doc": _TEXT, "quote": _TEXT, "default": _SCALAR, "choices": {"type": "array", "items": _SCALAR}},
     "GRAPH_KEYS": {"spots": _either(_LIST, _MAP), "roads": _either(_LIST, _MAP)},
     "HEXMAP_KEYS": {"rows": _either(_LIST, _TEXT), "legend": _MAP},
+    "GRID_KEYS": {"rows": _either(_INT, _LIST, _TEXT), "columns": _INT, "legend": _MAP,
+                  "connect": {"enum": ["orthogonal", "all", "hex"]}},
     "REGION_KIND_KEYS": {"mirror_of": _TEXT, "rename": _MAP},
     "EXPECT_KEYS": {k: _either(_SCALAR, _LIST, _MAP) for k in keys.EXPECT_KEYS},
     "VISIBLE_TO_KEYS": {"to": _EXPR},
@@ -198,6 +200,7 @@ def _rule_parts() -> dict[str, Schema]:
         "borders": _MAP,
         "expect": part["EXPECT_KEYS"], "players": _either(_INT, _LIST), "note": _TEXT, "hexmap": part["HEXMAP_KEYS"],
         "wall": _either(_MAP, _LIST),
+        "grid": part["GRID_KEYS"],
     }
     board = _strict(keys.BOARD_KEYS, board_types, "BOARD_KEYS")
     top_types: dict[str, Schema] = {

@@ -451,6 +451,10 @@ class BoardTable:
     legend: tuple[tuple[str, str], ...] = ()  # a hex map: each symbol and its attributes, as text
     cell_attributes: tuple[tuple[int, ...], ...] = ()  # per spot attribute, its value for each cell
     wall: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] = ()  # a wall's pieces: faces, spots
+    grid_cells: tuple[tuple[str, int, int], ...] = ()  # a grid's cells: label, row, column (in spot order)
+    grid_size: tuple[int, int] = (0, 0)  # a grid's rows and columns as declared (drawn: (0, 0))
+    grid_text: tuple[str, ...] = ()  # a drawn grid's rows, the top first (a space: no cell)
+    connect: str = ""  # a grid's neighbours: orthogonal, all or hex (runtime/boards/grid.py GRID_CONNECT)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,7 @@
 """What every generated game runs on. Generated modules import only the names listed here."""
 
 from .auction import NO_AUCTION, NOBODY, Auction, amounts, bid, drop, open_auction, seats_from, winner_list
-from .boards import Board, GraphBoard, HexBoard, HexMapBoard, RegionSpec, RingBoard, WallBoard
+from .boards import Board, GraphBoard, GridBoard, HexBoard, HexMapBoard, RegionSpec, RingBoard, WallBoard
 from .decisions import END_TURN, NO_GOTO, Ask, Steps
 from .errors import BadSetup, GameError, IllegalAction, RulewrightError
 from .kept import (
@@ -71,6 +71,7 @@ __all__ = [
     "Action", "BadSetup", "Board", "FieldInfo", "Game", "GameInfo", "GraphBoard", "HexBoard", "IllegalAction",
     "OptionInfo", "RegionSpec", "RingBoard", "Rng", "RulewrightError", "State", "derive_seed", "HexMapBoard",
     "WallBoard", "subsets",
+    "GridBoard",  # a square grid (runtime/boards/grid.py)
     "END_TURN", "NO_GOTO",
     # runtime/decisions.py: an effect that asks a seat and waits for its decision
     "Ask", "Steps",

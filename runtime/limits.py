@@ -48,6 +48,10 @@ MAX_SPOTS = 2_000
 # spots long, its bitboard at most 26 * 54 bits.
 MAX_MAP_ROWS = 26
 MAX_MAP_PLACES = 40
+# The rows of a square grid (1 to 26, counted from the bottom) and its columns (a to z): at most 676
+# cells, its lines at most 26 spots long, its bitboard 26 * 27 bits.
+MAX_GRID_ROWS = 26
+MAX_GRID_COLUMNS = 26
 # The regions of a board, of every kind together, and its kinds of regions.
 MAX_REGIONS = 1_000
 MAX_REGION_KINDS = 64

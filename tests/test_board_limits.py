@@ -24,6 +24,8 @@ from rulewright.runtime.limits import (
     MAX_ATTRIBUTES,
     MAX_BORDERS,
     MAX_COMPONENTS,
+    MAX_GRID_COLUMNS,
+    MAX_GRID_ROWS,
     MAX_MAP_PLACES,
     MAX_REGION_KINDS,
     MAX_REGIONS,
@@ -86,6 +88,15 @@ def hexmap(rows: int, places: int) -> str:
     return f"  m:\n    hexmap:\n      rows: |\n{body}      legend:\n        \".\": {{terrain: land}}\n"
 
 
+def grid(rows: int, columns: int) -> str:
+    return f"  q:\n    grid: {{rows: {rows}, columns: {columns}}}\n"
+
+
+def drawn_grid(rows: int) -> str:
+    body = "".join(f"        {'.' * MAX_GRID_COLUMNS}\n" for _ in range(rows))
+    return f"  q:\n    grid:\n      rows: |\n{body}"
+
+
 def wall(spots: int) -> str:
     faces = "".join(f"        f{i}: [w{i}]\n" for i in range(spots))
     return f"  w:\n    wall:\n      one:\n{faces}"
@@ -137,6 +148,14 @@ CASES: dict[str, Case] = {
     "map places": (lambda n: rule_file(hexmap(26, n), ENUMS), MAX_MAP_PLACES, "      rows: |",
                    f"board `m`: a hex map has at most {MAX_MAP_PLACES} places a row (A1 to A{MAX_MAP_PLACES}, two "
                    f"characters each), not {MAX_MAP_PLACES + 1}", None),
+    "grid rows": (lambda n: rule_file(grid(n, MAX_GRID_COLUMNS), ENUMS), MAX_GRID_ROWS, "    grid:",
+                  f"board `q`: a grid has 1 to {MAX_GRID_ROWS} rows, not {MAX_GRID_ROWS + 1}",
+                  'rows 1 to 26: a board\'s size is bounded (docs/language.md, "Limits")'),
+    "grid columns": (lambda n: rule_file(grid(MAX_GRID_ROWS, n), ENUMS), MAX_GRID_COLUMNS, "    grid:",
+                     f"board `q`: a grid has 1 to {MAX_GRID_COLUMNS} columns, not {MAX_GRID_COLUMNS + 1}",
+                     'columns a to z: a board\'s size is bounded (docs/language.md, "Limits")'),
+    "drawn grid rows": (lambda n: rule_file(drawn_grid(n), ENUMS), MAX_GRID_ROWS, "      rows: |",
+                        f"board `q`: a grid has 1 to {MAX_GRID_ROWS} rows, not {MAX_GRID_ROWS + 1}", None),
     "components": (lambda n: rule_file("  b:\n    ring: 10\n", components(n // 2, n - n // 2)), MAX_COMPONENTS,
                    "  c1: {count:", f"component `c1` makes {MAX_COMPONENTS + 1:,} components of every kind, more "
                    f"than the limit of {MAX_COMPONENTS:,} components",

@@ -19,16 +19,18 @@ from click.testing import CliRunner
 import rulewright
 from rulewright.cli import cli
 from rulewright.draw import (
+    GRID_SHADES,
     REGION_FILLS,
     BoardFacts,
     View,
+    _spot_fill,
     action_spots,
     draw_svg,
     graph_positions,
     render_svg,
     view_of,
 )
-from rulewright.runtime import Rng, State
+from rulewright.runtime import GridBoard, Rng, State
 from tests.helpers.games import GAMES, RULESETS
 from tests.helpers.hidden import perturbations
 
@@ -66,7 +68,7 @@ def test_every_rule_set_draws_its_start_and_a_mid_game_position_with_every_spot(
 
 @pytest.mark.parametrize("name, kind", [("river-map.yaml", "hex map"), ("ring-race.yaml", "ring"),
                                         ("growing-wall.yaml", "wall"), ("road-network.yaml", "graph"),
-                                        ("border-post.yaml", "graph")])
+                                        ("border-post.yaml", "graph"), ("grid-drop.yaml", "grid")])
 def test_every_kind_of_board_draws(name: str, kind: str) -> None:
     game = rulewright.load_rules(GAMES / name)
     state = played(game.new_state(seed=1), 12)
@@ -82,6 +84,22 @@ def test_a_hexagon_is_drawn_with_its_regions_filled_and_outlined() -> None:
     assert svg.count("<polygon") == 91
     assert REGION_FILLS[0] in svg
     assert 'class="edge1"' in svg and 'class="edge2"' in svg  # mountains and rivers outlined
+
+
+def test_a_grid_is_drawn_as_a_chess_board_with_its_holes_left_out() -> None:
+    state = rulewright.load_rules(GAMES / "grid-drop.yaml").new_state(seed=1)
+    root = ET.fromstring(render_svg(state, 0))
+    cells = {g.attrib["data-spot"]: g.find(f"{SVG}rect").attrib  # (every spot is one rect)
+             for g in root.iter(f"{SVG}g") if "data-spot" in g.attrib}
+    assert len(cells) == 19 and "d3" not in cells  # 5 x 4, less the hole at d3
+    x, y = ({k: float(a[axis]) for k, a in cells.items()} for axis in ("x", "y"))
+    assert x["a1"] == x["a4"] < x["b1"] < x["e1"] and y["a4"] < y["a3"] < y["a1"] == y["e1"]  # a1 bottom-left
+    assert float(cells["a1"]["width"]) == float(cells["a1"]["height"])  # square cells
+    plain = GridBoard("g", 2, 2, (), "orthogonal", (), ())  # no regions: light and dark cells, a1 dark
+    assert [_spot_fill(plain, s, {}) for s in plain.spots] == [GRID_SHADES[1], GRID_SHADES[0], GRID_SHADES[0],
+                                                               GRID_SHADES[1]]
+    shown = [t.text for t in root.iter(f"{SVG}text") if t.attrib.get("class") == "facename"]
+    assert sorted(set(shown)) == ["1", "2", "3", "4", "a", "b", "c", "d", "e"]  # rows and columns named
 
 
 def test_a_graph_board_is_laid_out_the_same_every_time_with_its_roads() -> None:

@@ -38,6 +38,7 @@ from rulewright.compiler.builtins import AGGREGATES, BUILTINS, VALUES
 from rulewright.compiler.codegen import class_name
 from rulewright.compiler.driver import compile_file
 from rulewright.core.source import CompileError, Diagnostic
+from rulewright.runtime.boards import GRID_DIRECTIONS
 from tests.helpers.lockstep import play_in_lockstep
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -258,6 +259,7 @@ def made_names(rs: ir.RuleSet) -> tuple[set[str], set[str], set[str]]:
     values += [c for o in rs.options if o.name != "board" for c in o.choices]
     values += [k.name for b in rs.boards for k in b.region_kinds] + [d.name for k in rs.dice for d in k.dice]
     values += [p.name for b in rs.boards for p in b.wall] + [f.name for b in rs.boards for p in b.wall for f in p.faces]
+    values += list(GRID_DIRECTIONS) if any(b.grid is not None for b in rs.boards) else []  # a grid's `direction`
     module = {names.const_name(v) for v in values} | {class_name(rs.game, rs.variant)}
     module |= {names.phase_constant(p.name) for p in rs.phases}
     module |= {names.faces_constant(k.name) for k in rs.dice}

@@ -293,6 +293,21 @@ def test_serve_a_rule_file_plays_it() -> None:
     assert data["ruleset"].startswith("ring-race") and data["moves"]
 
 
+def test_a_grid_is_played_on_the_web_board_by_clicking_its_square_cells() -> None:
+    rule_file = str(ROOT / "tests" / "games" / "grid-drop.yaml")
+    app, _ = make_app(rule_file)
+    c = PageClient(app)
+    key = new_game(c, rule_file, ["human", "random"])
+    data = api(c, f"/api/game/{key}?seat=1").json
+    # the bottom row (gravity), and d4 above the hole at d3
+    assert data["moves"] == ["drop a1", "drop b1", "drop c1", "drop d1", "drop e1", "drop d4"]
+    assert data["svg"].count('<rect class="cell"') == 19 and data["svg"].count('class="spot legal"') == 6
+    clicked = api(c, f"/api/game/{key}/click", {"seat": "1", "spot": "c1"}).json
+    assert clicked["moves"] == ["drop c1"]
+    played = api(c, f"/api/game/{key}/move", {"seat": "1", "text": "drop c1"}).json
+    assert played["history"] == ["P1 drop c1"]
+
+
 def test_serve_on_a_port_in_use_says_so_in_one_line() -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..draw import View, short, view_of
-from ..runtime.boards import Board, HexBoard, HexMapBoard, RingBoard, WallBoard
+from ..runtime.boards import Board, GridBoard, HexBoard, HexMapBoard, RingBoard, WallBoard
 from ..runtime.state import HIDDEN, State
 from .listing import WIDTH, field_lines, heading
 
@@ -43,6 +43,30 @@ def region_names_of(board: HexBoard, spot: int) -> list[str]:
         region = board.region_of[k][spot]
         names.append(board.region_names[region] if region >= 0 else "-")
     return names
+
+
+# -- square grids ------------------------------------------------------------------------------
+HOLE = "░"  # a cell off the grid, filled in
+
+
+def draw_grid_board(board: GridBoard, cell: Callable[[int], str]) -> list[str]:
+    """The grid as a chess board is drawn: the top row first, each cell a box holding
+    `cell(spot)` (a hole filled with HOLE), the row numbers on both sides and the column letters
+    above and below (`a1` the bottom-left cell)."""
+    texts = [cell(s) for s in board.spots]
+    width = max((len(t) for t in texts), default=1)
+    margin = len(str(board.rows))
+    letters = " " * (margin + 1) + "".join(f" {chr(ord('a') + c):^{width + 2}}" for c in range(board.columns))
+    rule = " " * (margin + 1) + "+" + "+".join("-" * (width + 2) for _ in range(board.columns)) + "+"
+    lines = [letters.rstrip(), rule]
+    for r in range(board.rows, 0, -1):
+        boxes = []
+        for c in range(1, board.columns + 1):
+            s = board.at[r][c]
+            boxes.append(HOLE * (width + 2) if s is None else f" {texts[s]:<{width}} ")
+        lines += [f"{r:>{margin}} |" + "|".join(boxes) + f"| {r}", rule]
+    lines.append(letters.rstrip())
+    return lines
 
 
 # -- any board, from its declaration ---------------------------------------------------------------
@@ -132,7 +156,8 @@ def _packed(title: str, cells: Sequence[str], width: int) -> list[str]:
 
 def render_board(state: State, viewer: int | None = None, width: int | None = None) -> str:
     """Any game on a board, drawn from the board's declaration and the viewer's observation
-    (draw.view_of, what the SVG drawing is made from): a hexagon or a hex map row by row, a
+    (draw.view_of, what the SVG drawing is made from): a hexagon or a hex map row by row, a grid
+    as boxes in rows and columns, a
     wall face by face in the order it is laid, a ring clockwise, a graph spot by spot with its
     roads; the per-spot fields on the spots; then every other field as the listing shows it. A
     hexagon wider than `width` is listed row by row instead."""
@@ -156,6 +181,19 @@ def render_board(state: State, viewer: int | None = None, width: int | None = No
         lines.append(f"spot: label, map symbol, then {nothing}")
         lines += textwrap.wrap("map: " + "; ".join(f"{sym} {meaning}" for sym, meaning in board.legend),
                                width, subsequent_indent="    ")
+    elif isinstance(board, GridBoard):
+        drawing = draw_grid_board(board, lambda s: (f"{board.symbols[s]} " if board.legend else "")
+                                  + occupants(board.labels[s]))
+        if given_width is not None and max((len(line) for line in drawing), default=0) > given_width:
+            drawing = _packed("cells, row by row from a1:", [f"{board.labels[s]} {occupants(board.labels[s])}"
+                                                             for s in board.spots], width)
+        lines += drawing
+        lines.append("")
+        lines.append(f"cell: {'its symbol, then ' if board.legend else ''}{nothing}; {HOLE} off the board")
+        if board.legend:
+            lines += textwrap.wrap("grid: " + "; ".join(f"{sym} {meaning}" for sym, meaning in board.legend),
+                                   width, subsequent_indent="    ")
+        lines += _regions(board, width)
     elif isinstance(board, HexBoard):
         drawing = draw_hex_board(board, lambda s: f"{board.labels[s]:<{label_width}} {occupants(board.labels[s])}")
         if given_width is not None and max((len(line) for line in drawing), default=0) > given_width:

@@ -7,8 +7,9 @@ from dataclasses import dataclass
 
 from ...core.load import YMap, YNode, YScalar, YSeq
 from ...core.source import SourceSpan
+from ...runtime.limits import MAX_GRID_COLUMNS, MAX_GRID_ROWS
 from .. import ir
-from .keys import BOARD_KEYS, EXPECT_KEYS, GRAPH_KEYS, HEXMAP_KEYS, REGION_KIND_KEYS
+from .keys import BOARD_KEYS, EXPECT_KEYS, GRAPH_KEYS, GRID_KEYS, HEXMAP_KEYS, REGION_KIND_KEYS
 from .options import read_players
 from .reader import Reader
 
@@ -28,7 +29,7 @@ def read_boards(r: Reader, node: YNode | None) -> tuple[ir.Board, ...]:
         expect = _expect(r, m)
         borders = _borders(r, m)
         out.append(ir.Board(board_name, shape.side, kinds, expect, key.span, shape.ring, shape.graph, shape.roads,
-                            borders, board_players, shape.hexmap, shape.wall, shape.graph_spans))
+                            borders, board_players, shape.hexmap, shape.wall, shape.graph_spans, shape.grid))
     return tuple(out)
 
 
@@ -43,17 +44,21 @@ class _Shape:
     roads: tuple[tuple[str, ...], ...] = ()
     hexmap: ir.HexMap | None = None
     wall: tuple[ir.WallPiece, ...] = ()
+    grid: ir.Grid | None = None
 
 
 def _shape(r: Reader, board_name: str, m: YMap) -> _Shape | None:
     """The board's shape, or None if it has none that can be read (the problem is reported)."""
-    shapes = [k for k in ("hexagon", "ring", "graph", "hexmap", "wall") if m.get(k) is not None]
-    if len(shapes) > 1 and {"hexmap", "wall"} & set(shapes):
+    shapes = [k for k in ("hexagon", "ring", "graph", "hexmap", "wall", "grid") if m.get(k) is not None]
+    if len(shapes) > 1 and {"hexmap", "wall", "grid"} & set(shapes):
         r.error(m.key_node(shapes[1]).span,  # type: ignore[union-attr]
                 f"board `{board_name}` is both a {shapes[0]} and a {shapes[1]}", "give it one shape")
     if shapes[:1] == ["hexmap"]:
         hexmap = _hexmap(r, m.get("hexmap"))
         return _Shape(hexmap=hexmap) if hexmap is not None else None
+    if shapes[:1] == ["grid"]:
+        grid = _grid(r, board_name, m.get("grid"))
+        return _Shape(grid=grid) if grid is not None else None
     if shapes[:1] == ["wall"]:
         wall = _wall(r, m.get("wall"))
         return _Shape(wall=wall) if wall else None
@@ -70,8 +75,8 @@ def _shape(r: Reader, board_name: str, m: YMap) -> _Shape | None:
     if side is None or not 2 <= side <= 20:
         r.error(m.span if m.get("hexagon") is None else m.get("hexagon").span,  # type: ignore[union-attr]
                 "a board needs `hexagon: N` (spots along an edge, 2 to 20), `ring: N` (spots of a "
-                "track), `graph: {spots, roads}`, `hexmap: {rows, legend}` or `wall: {piece: {face: "
-                "[spots]}}`")
+                "track), `graph: {spots, roads}`, `hexmap: {rows, legend}`, `wall: {piece: {face: "
+                "[spots]}}` or `grid: {rows: R, columns: C}`")
         return None
     return _Shape(side=side)
 
@@ -213,12 +218,17 @@ def _hexmap(r: Reader, node: YNode | None) -> ir.HexMap | None:
         return None
     while rows and not rows[-1].strip():
         rows.pop()
-    legend: list[ir.LegendEntry] = []
     lm = r.mapping(hm.get("legend"), "legend")
     if lm is None:
         r.error(hm.span, "a hex map needs `legend:`, what each symbol of its rows stands for",
                 'e.g. legend: {".": {terrain: land}, "~": {terrain: river}}')
         return None
+    return ir.HexMap(tuple(rows), _legend(r, lm), (rows_node or hm).span)
+
+
+def _legend(r: Reader, lm: YMap) -> tuple[ir.LegendEntry, ...]:
+    """`legend: {symbol: {attribute: value}}` of a hex map or a drawn grid."""
+    legend: list[ir.LegendEntry] = []
     for skey, svalue in lm.items:
         symbol = skey.value if isinstance(skey.value, str) else None
         if symbol is None or len(symbol) != 1 or symbol == " ":
@@ -233,7 +243,64 @@ def _hexmap(r: Reader, node: YNode | None) -> ir.HexMap | None:
             if attr is not None and value is not None:
                 attributes.append((attr, value.name))
         legend.append(ir.LegendEntry(symbol, tuple(attributes), skey.span))
-    return ir.HexMap(tuple(rows), tuple(legend), (rows_node or hm).span)
+    return tuple(legend)
+
+
+def _grid(r: Reader, board_name: str, node: YNode | None) -> ir.Grid | None:
+    """`grid: {rows: R, columns: C}`, or `grid: {rows: <block of text, or a list of rows>, legend:
+    {symbol: {attribute: value}}}` (a space is a cell off the board; without a legend, every
+    other character is a cell with no attributes); `connect: orthogonal` (the default), `all` or `hex`."""
+    gm = r.mapping(node, "grid")
+    if gm is None:
+        return None
+    r.keys(gm, GRID_KEYS, "grid")
+    connect = r.text(gm.get("connect"), "connect") if gm.get("connect") is not None else "orthogonal"
+    if connect not in ("orthogonal", "all", "hex"):
+        r.error(gm.get("connect").span,  # type: ignore[union-attr]
+                f"`connect:` is `orthogonal` (neighbours share a side), `all` (a side or a corner) or `hex` (a hex "
+                f"board's six, laid out as a rhombus), not `{connect}`")
+        return None
+    rows_node = gm.get("rows")
+    text: list[str] = []
+    rows = columns = 0
+    if isinstance(rows_node, YScalar) and isinstance(rows_node.value, str):
+        text = rows_node.value.split("\n")
+    elif isinstance(rows_node, YSeq):
+        text = [r.text(x, "a row of the grid") or "" for x in rows_node.items]
+    elif isinstance(rows_node, YScalar) and isinstance(rows_node.value, int) and not isinstance(rows_node.value, bool):
+        rows = rows_node.value
+        columns_node = gm.get("columns")
+        if columns_node is None:
+            r.error(gm.span, "a grid of `rows: R` needs `columns: C` too")
+            return None
+        columns = r.integer(columns_node, "columns") or 0
+        bad = [(node, f"board `{board_name}`: a grid has 1 to {most} {what}, not {n}", hint)
+               for node, n, most, what, hint in ((rows_node, rows, MAX_GRID_ROWS, "rows", "rows 1 to 26"),
+                                                 (columns_node, columns, MAX_GRID_COLUMNS, "columns",
+                                                  "columns a to z"))
+               if not 1 <= n <= most]
+        for node, message, hint in bad:
+            r.error(node.span, message, f"{hint}: a board's size is bounded (docs/language.md, \"Limits\")")
+        if bad:
+            return None
+    else:
+        r.error((rows_node or gm).span, "a grid needs `rows:`: a number of rows (with `columns:`), or its rows "
+                "of cells as a block of text (`rows: |`) or a list of strings",
+                "drawn, each character a cell: a symbol of the legend, a space for no cell")
+        return None
+    while text and not text[-1].strip():
+        text.pop()
+    if text and gm.get("columns") is not None:
+        r.error(gm.key_node("columns").span,  # type: ignore[union-attr]
+                "a drawn grid takes its columns from its rows: leave out `columns:`")
+    legend: tuple[ir.LegendEntry, ...] = ()
+    if gm.get("legend") is not None:
+        lm = r.mapping(gm.get("legend"), "legend")
+        legend = _legend(r, lm) if lm is not None else ()
+        if not text:
+            r.error(gm.key_node("legend").span,  # type: ignore[union-attr]
+                    "a legend names the symbols of a grid drawn as rows of text", "draw the rows: `rows: |`")
+    return ir.Grid(rows, columns, tuple(text), legend, connect or "orthogonal", (rows_node or gm).span)
 
 
 

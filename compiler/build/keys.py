@@ -21,9 +21,11 @@ DRAWING_COLOURS = ("red", "yellow", "green", "blue", "violet", "purple", "orange
 
 INVARIANT_KEYS = ("holds", "doc", "quote")
 OPTION_KEYS = ("doc", "quote", "default", "choices")
-BOARD_KEYS = ("hexagon", "ring", "graph", "regions", "borders", "expect", "players", "note", "hexmap", "wall")
+BOARD_KEYS = ("hexagon", "ring", "graph", "regions", "borders", "expect", "players", "note", "hexmap", "wall",
+              "grid")
 GRAPH_KEYS = ("spots", "roads")
 HEXMAP_KEYS = ("rows", "legend")
+GRID_KEYS = ("rows", "columns", "legend", "connect")
 REGION_KEYS = ("spots",)  # and the region's attributes: `Chu: {colour: violet, spots: [...]}`
 REGION_KIND_KEYS = ("mirror_of", "rename")
 EXPECT_KEYS = (

@@ -64,6 +64,8 @@ def build_ir(tree: YMap, files: tuple[str, ...], variant: str = "base", merged: 
     enums = {"role", "regionkind"} | {o.name for o in options} | {e.name for e in enum_decls}
     if any(b.wall for b in boards):
         enums |= {"wallpiece", "wallface"}
+    if any(b.grid is not None for b in boards):
+        enums |= {"direction"}
     state = r.mapping(tree.get("state"), "state") or YMap((), tree.span)
     enums |= field_enums(state)
     records = read_records(r, tree.get("records"), entity_kinds, enums)

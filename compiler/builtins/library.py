@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ...runtime.limits import MAX_INT, MAX_ITEMS
+from ...runtime.limits import MAX_GRID_COLUMNS, MAX_GRID_ROWS, MAX_INT, MAX_ITEMS
 from .. import pyir
 from ..budget import FREE_WORK, STORED, UNSAFE, Facts, add_mag, join_mag, number, sat
 from .spec import BOARD, GAME, RNG, Builtin, Call, FactsRule, auction_step, listed
@@ -53,7 +53,7 @@ declare(Builtin("max2", (("a", "int"), ("b", "int")), "int", "max({0}, {1})", "T
 
 def _straight_lines(c: Call) -> Facts:
     c.over(1)
-    lines = 3 * c.bounds["spot"]
+    lines = c.bounds.get("axes", 3) * c.bounds["spot"]  # (a line per spot and axis at most: 3 on hexagons, 4 on grids)
     return Facts(sat(c.cost + lines), lines, item=Facts(size=c.bounds["longest"], item=Facts()))
 
 
@@ -81,7 +81,7 @@ declare(Builtin(
 
 def _count_lines(c: Call) -> Facts:
     c.over(1)
-    return number(3 * c.bounds["spot"], cost=c.cost + 3)
+    return number(c.bounds.get("axes", 3) * c.bounds["spot"], cost=c.cost + 3)
 
 
 declare(Builtin(
@@ -103,7 +103,8 @@ declare(Builtin("region_of", (("spot", "spot"), ("kind", "regionkind")), "region
 declare(Builtin("spots_of", (("region", "region"),), "list(spot)", "self.board.region_spots[{0}]",
                 "The spots of a region.", reads=BOARD, facts=listed("region_size")))
 declare(Builtin("neighbours", (("spot", "spot"),), "list(spot)", "self.board.neighbours[{0}]",
-                "The spots next to a spot (on a graph board: the spots one road away).",
+                "The spots next to a spot (on a graph board: the spots one road away; on a grid: those sharing a "
+                "side, a corner too with `connect: all`, a hex board's six with `connect: hex`).",
                 reads=BOARD, facts=listed("degree")))
 
 
@@ -241,7 +242,8 @@ def _components(c: Call) -> Facts:  # a flood fill: each spot marked, each road 
 
 declare(Builtin("components", (("spots", "list(T)"),), "list(set(T))", "self.board.components({0})",
                 "The connected groups among `spots` (a list or a set of spots), each a set, joined as the board "
-                "joins spots (hex neighbours, roads, ring neighbours): the group of the lowest spot first.",
+                "joins spots (hex neighbours, roads, ring neighbours, a grid's `neighbours`): the group of the lowest "
+                "spot first.",
                 reads=BOARD, facts=_components))
 declare(Builtin("component_of", (("spot", "T"), ("spots", "list(T)")), "set(T)",
                 "self.board.component_of({0}, {1})",
@@ -324,6 +326,48 @@ declare(Builtin("face_spots", (("face", "wallface"),), "list(spot)", "self.board
                 "The spaces of a face, left to right.", reads=BOARD, facts=listed("spot")))
 declare(Builtin("piece_of", (("face", "wallface"),), "wallpiece", "self.board.face_piece[{0}]",
                 "The piece a face is a side of.", reads=BOARD))
+
+
+# -- a square grid (runtime/boards/grid.py GridBoard): its directions are the enumeration `direction` --
+# Every table is the board's, made as it is built: a look-up, proven (rays, rows, columns and
+# diagonals hold at most as many spots as the grid is wide or high; the board bounds them).
+
+def _grid_lines(count: str) -> FactsRule:
+    """The board's rows, columns or diagonals: at most `count` lines (a bound), each at most as long
+    as the grid is wide or high."""
+    def rule(c: Call) -> Facts:
+        return Facts(c.cost, c.bounds[count], item=Facts(size=c.bounds["longest"], item=Facts()))
+    return rule
+
+
+declare(Builtin("step_from", (("spot", "spot"), ("d", "direction")), "optional(spot)",
+                "self.board.steps[{1}][{0}]",
+                "The spot one step from a spot in a direction of a grid (`north` is up, to the next row), or "
+                "`none` off the board or on a hole.", reads=BOARD))
+declare(Builtin("ray", (("spot", "spot"), ("d", "direction")), "list(spot)", "self.board.rays[{1}][{0}]",
+                "The spots of a grid from a spot (not itself) in a direction, nearest first, up to the edge or "
+                "a hole.", reads=BOARD, facts=listed("longest")))
+declare(Builtin("opposite", (("d", "direction"),), "direction", "({0} + 4) % 8",  # (GRID_DIRECTIONS: clockwise)
+                "The opposite direction (`south` for `north`)."))
+declare(Builtin("row_of", (("spot", "spot"),), "int", "self.board.row_of[{0}]",
+                "The row of a spot of a grid: 1 the bottom row (`a1`'s).", reads=BOARD,
+                facts=lambda c: number(MAX_GRID_ROWS, cost=c.cost)))
+declare(Builtin("column_of", (("spot", "spot"),), "int", "self.board.column_of[{0}]",
+                "The column of a spot of a grid: 1 the leftmost (`a`).", reads=BOARD,
+                facts=lambda c: number(MAX_GRID_COLUMNS, cost=c.cost)))
+declare(Builtin("spot_at", (("row", "int"), ("column", "int")), "optional(spot)", "self.board.spot_at({0}, {1})",
+                "The spot of a grid at a row (1 the bottom) and a column (1 the left), or `none` off the board "
+                "or on a hole.", reads=BOARD))
+declare(Builtin("grid_rows", (), "list(list(spot))", "self.board.grid_rows",
+                "The rows of a grid, the bottom one first, each from the left (a hole leaves its cell out).",
+                reads=BOARD, facts=_grid_lines("longest")))
+declare(Builtin("grid_columns", (), "list(list(spot))", "self.board.grid_columns",
+                "The columns of a grid, the leftmost first, each from the bottom (a hole leaves its cell out).",
+                reads=BOARD, facts=_grid_lines("longest")))
+declare(Builtin("grid_diagonals", (), "list(list(spot))", "self.board.grid_diagonals",
+                "The diagonals of two spots or more of a grid, each from its southern end: the north-east ones "
+                "first, then the north-west ones, each kind by its first spot (a hole cuts a diagonal in two).",
+                reads=BOARD, facts=_grid_lines("spot")))
 
 
 # -- lists and optional values -------------------------------------------------------------------

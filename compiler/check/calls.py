@@ -15,6 +15,9 @@ from .typer import Typer
 # Built-ins that follow the board's neighbours: on a wall they would join spots within a face
 # only, never across the joins between the faces laid: refused there, not silently wrong.
 _BOARD_ONLY = ("neighbours", "straight_lines", "count_lines", "components", "component_of")
+# Built-ins of a square grid (runtime/boards/grid.py): refused where no board is a grid.
+_GRID_ONLY = ("step_from", "ray", "opposite", "row_of", "column_of", "spot_at", "grid_rows", "grid_columns",
+              "grid_diagonals")
 
 
 def builtin(ty: Typer, e: ast.Call, sig: Builtin) -> t.Expr:
@@ -23,6 +26,9 @@ def builtin(ty: Typer, e: ast.Call, sig: Builtin) -> t.Expr:
     walls = any(b.wall for b in ty.rs.boards)
     if not walls and any("wall" in pty for _, pty in sig.params):
         ty.error(e.span, f"`{e.func}` works on a wall, and no board is one", "declare a board `wall:`")
+        return t.Invalid(ANY, e.span)
+    if e.func in _GRID_ONLY and not any(b.grid is not None for b in ty.rs.boards):
+        ty.error(e.span, f"`{e.func}` works on a grid, and no board is one", "declare a board `grid: {rows, columns}`")
         return t.Invalid(ANY, e.span)
     if walls and e.func in _BOARD_ONLY:
         ty.error(e.span, f"`{e.func}` does not know which faces of the wall are laid",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ...runtime.boards import GRID_DIRECTIONS
 from ...runtime.limits import MAX_STATE_VALUES
 from .. import ir
 from ..boards import Boards
@@ -126,12 +127,14 @@ def _boards(s: Symbols) -> None:
 
 def _board_shapes(s: Symbols) -> None:
     """What a hex map or a wall adds to the names: its spots' attributes (`s.terrain`), the
-    pieces and faces of a wall (values of `wallpiece` and `wallface`). Boards to choose
-    between must all be of that shape, so that every rule means the same on each."""
+    pieces and faces of a wall (values of `wallpiece` and `wallface`); a grid the values of
+    `direction` (`north` ... `north_west`, runtime/boards/grid.py), its cells' attributes as a
+    hex map's. Boards to choose between must all be of that shape, so that every rule means the
+    same on each."""
     rs = s.rs
     if s.boards.spot_attributes:
         for board in rs.boards:
-            if board.hexmap is None:
+            if board.hexmap is None and board.grid is None:
                 s.error(board.span, f"board `{board.name}` is no hex map, but another board gives its spots "
                         f"attributes ({', '.join(s.boards.spot_attributes)})",
                         "every board needs the same spot attributes")
@@ -151,6 +154,15 @@ def _board_shapes(s: Symbols) -> None:
         faces = sum(len(p.faces) for p in walls[0].wall)
         for name, count in (("wallpiece", len(walls[0].wall)), ("wallface", faces)):
             s.declare(name, Symbol("value", name, list_of(enum(name)), f"range({count})", None, fixed=True))
+    grids = [b for b in rs.boards if b.grid is not None]
+    if grids:
+        for board in rs.boards:
+            if board.grid is None:
+                s.error(board.span, f"board `{board.name}` is no grid, but board `{grids[0].name}` is",
+                        "boards to choose between are all grids or none")
+        s.declare_enum("direction", GRID_DIRECTIONS, grids[0].span, "the eight directions of a grid")
+        s.declare("direction", Symbol("value", "direction", list_of(enum("direction")),
+                                      f"range({len(GRID_DIRECTIONS)})", None, fixed=True))
 
 
 def _options(s: Symbols) -> None:

@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from ...runtime.boards import GRID_CONNECT
 from ..lowered import LoweredFunction
 from ..pyir import Assign, Attribute, BoolOp, Call, Constant, Expr, Name, assign, dotted
 from ..pyprint import text
@@ -21,7 +22,8 @@ if TYPE_CHECKING:
 def bounds(lo: Lowerer) -> dict[str, int]:
     """How many spots, regions ... the largest board has: how long its lists can be."""
     if lo.board_bounds is None:
-        b = {"spot": 0, "region": 0, "border": 0, "region_size": 0, "per_spot": 0, "degree": 0, "longest": 0}
+        b = {"spot": 0, "region": 0, "border": 0, "region_size": 0, "per_spot": 0, "degree": 0, "longest": 0,
+             "axes": 3}
         for board in lo.tables.boards:
             spots = len(board.graph) if board.graph else board.ring or 3 * board.side * (board.side - 1) + 1
             in_regions = Counter(spot for _, _, region in board.regions for spot in region)
@@ -34,6 +36,10 @@ def bounds(lo: Lowerer) -> dict[str, int]:
                               max(r for _, _, r in board.cells) - min(r for _, _, r in board.cells)) + 1
             elif board.wall:
                 spots, degree = sum(len(f) for _, faces in board.wall for _, f in faces), 2
+            elif board.grid_cells:  # a grid: its lines along four axes, as long as it is wide or high
+                spots, degree = len(board.grid_cells), len(GRID_CONNECT[board.connect])
+                longest = max(max(r for _, r, _ in board.grid_cells), max(c for _, _, c in board.grid_cells))
+                b["axes"] = 4
             for key, value in (("spot", spots), ("region", len(board.regions)), ("border", len(board.borders)),
                                ("region_size", max((len(r) for _, _, r in board.regions), default=0)),
                                ("per_spot", max(in_regions.values(), default=0)), ("degree", degree),

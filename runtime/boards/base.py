@@ -43,6 +43,7 @@ class Board:
         "kinds", "region_of", "region_attributes", "border_regions", "regions_of_kind", "regions_at",
         "spot_attributes", "face_spots", "face_piece", "_groups", "spot_bit", "all_mask", "region_mask",
         "spot_regions", "kind_masks", "region_bit", "spot_regions_mask", "road_masks", "road_cuts", "tables",
+        "row_of", "column_of", "steps", "rays", "grid_rows", "grid_columns", "grid_diagonals",
     )
 
     name: str
@@ -106,6 +107,16 @@ class Board:
         # a wall's faces: the spots of each, left to right, and the piece it is a side of
         self.face_spots: tuple[tuple[int, ...], ...] = ()
         self.face_piece: tuple[int, ...] = ()
+        # a grid's tables (runtime/boards/grid.py GridBoard, which sets them after this): each spot's row
+        # and column, per direction each spot's step and ray, the rows, columns and diagonals; empty on
+        # every other board, where the checker refuses the built-ins that read them
+        self.row_of: tuple[int, ...] = ()
+        self.column_of: tuple[int, ...] = ()
+        self.steps: tuple[tuple[int | None, ...], ...] = ()
+        self.rays: tuple[tuple[tuple[int, ...], ...], ...] = ()
+        self.grid_rows: tuple[tuple[int, ...], ...] = ()
+        self.grid_columns: tuple[tuple[int, ...], ...] = ()
+        self.grid_diagonals: tuple[tuple[int, ...], ...] = ()
 
 
     def components(self, spots: Iterable[int]) -> tuple[frozenset[int], ...]:
@@ -365,6 +376,9 @@ class Board:
 
     def attach(self, layout: Sequence[int], face: int, right: bool) -> tuple[int, ...]:
         raise RulewrightError(f"board {self.name} is not a wall: it has no faces to lay")
+
+    def spot_at(self, row: int, column: int) -> int | None:
+        raise RulewrightError(f"board {self.name} is not a grid: it has no rows and columns")
 
     def wall_pieces(self, layout: Sequence[int]) -> tuple[int, ...]:
         """The pieces of a wall's layout, left to right."""

@@ -75,38 +75,17 @@ class LineTable:
 
 
 
-class HexBoard(Board):
-    """A hexagon of spots with regions; built once per board and shared by every state.
+class LineBoard(Board):
+    """A board whose spots lie on a lattice with straight lines along a few axes (a hexagon or a hex
+    map: three; a square grid: four), held as a padded bitboard (`bit`) where a step along an axis
+    is a positive shift (`_steps`) that never wraps onto another row: its straight lines numbered
+    and found from bit masks. A subclass sets `bit` and `_steps`, then calls `_line_counts`."""
 
-    Its straight lines are not made as the board is built: a board of N spots whose longest line
-    is L spots has some 3 * N * L / 2 lines of every length, holding some N * L * L / 2 spots in
-    all (a hex map 170 cells wide: 540 MB, half a minute). Built, the board knows only how many
-    lines of each length run along each axis (from the run of spots ahead of each spot, a walk of
-    the spots per axis: `_line_counts`), so it can number them; the lines of one length are made
-    the first time they are asked for (`_lines`), as rules ask for a few lengths only."""
+    __slots__ = ("longest", "bit", "_steps", "_spot_at_bit", "_runs", "_line_base", "_line_total", "_line_tables",
+                 "_by_bits")
 
-    __slots__ = ("side", "coords", "longest", "bit", "_steps", "_spot_at_bit", "_runs", "_line_base",
-                 "_line_total", "_line_tables", "_by_bits")
-
-    def __init__(self, name: str, side: int, kinds: Sequence[str], regions: Iterable[RegionSpec]) -> None:
-        self.name = name
-        self.side = side
-        coords = hex_coords(side)
-        labels = hex_labels(side)
-        self.coords: tuple[tuple[int, int], ...] = tuple(coords)
-        self.labels: tuple[str, ...] = tuple(labels[c] for c in coords)
-        self.index: dict[str, int] = {label: i for i, label in enumerate(self.labels)}
-        self.spots: tuple[int, ...] = tuple(range(len(coords)))
-        self.neighbours: tuple[tuple[int, ...], ...] = hex_neighbours(coords)
-        # A padded bitboard for fast line searches: spot (q, r) is bit (r+R)*W + (q+R), with one
-        # empty column so that a step along an axis never wraps onto the next row.
-        width = 2 * side
-        radius = side - 1
-        self.bit: tuple[int, ...] = tuple(1 << ((r + radius) * width + q + radius) for (q, r) in coords)
-        self._steps: tuple[int, ...] = tuple(dr * width + dq for dq, dr in HEX_AXES)
-        self._line_counts({((r + radius) * width + q + radius): i for i, (q, r) in enumerate(coords)},
-                          2 * side - 1)
-        self._regions(kinds, regions)
+    bit: tuple[int, ...]
+    _steps: tuple[int, ...]
 
     def _line_counts(self, spot_at_bit: dict[int, int], longest: int) -> None:
         """What the board knows of its straight lines as it is built, in time linear in its spots:
@@ -181,7 +160,7 @@ class HexBoard(Board):
         """Per axis, a bit mask of the first spots of the n-runs lying wholly within the spots of
         the bit mask `allowed` (of `bit`)."""
         if n == 1:
-            return [allowed, 0, 0]
+            return [allowed] + [0] * (len(self._steps) - 1)
         out = []
         for step in self._steps:
             m = allowed
@@ -280,6 +259,39 @@ class HexBoard(Board):
         numbers: list[int] = self._lines_of_mask(n, mask, 2)
         return numbers
 
+
+
+class HexBoard(LineBoard):
+    """A hexagon of spots with regions; built once per board and shared by every state.
+
+    Its straight lines are not made as the board is built: a board of N spots whose longest line
+    is L spots has some 3 * N * L / 2 lines of every length, holding some N * L * L / 2 spots in
+    all (a hex map 170 cells wide: 540 MB, half a minute). Built, the board knows only how many
+    lines of each length run along each axis (from the run of spots ahead of each spot, a walk of
+    the spots per axis: `_line_counts`), so it can number them; the lines of one length are made
+    the first time they are asked for (`_lines`), as rules ask for a few lengths only."""
+
+    __slots__ = ("side", "coords")
+
+    def __init__(self, name: str, side: int, kinds: Sequence[str], regions: Iterable[RegionSpec]) -> None:
+        self.name = name
+        self.side = side
+        coords = hex_coords(side)
+        labels = hex_labels(side)
+        self.coords: tuple[tuple[int, int], ...] = tuple(coords)
+        self.labels: tuple[str, ...] = tuple(labels[c] for c in coords)
+        self.index: dict[str, int] = {label: i for i, label in enumerate(self.labels)}
+        self.spots: tuple[int, ...] = tuple(range(len(coords)))
+        self.neighbours: tuple[tuple[int, ...], ...] = hex_neighbours(coords)
+        # A padded bitboard for fast line searches: spot (q, r) is bit (r+R)*W + (q+R), with one
+        # empty column so that a step along an axis never wraps onto the next row.
+        width = 2 * side
+        radius = side - 1
+        self.bit: tuple[int, ...] = tuple(1 << ((r + radius) * width + q + radius) for (q, r) in coords)
+        self._steps: tuple[int, ...] = tuple(dr * width + dq for dq, dr in HEX_AXES)
+        self._line_counts({((r + radius) * width + q + radius): i for i, (q, r) in enumerate(coords)},
+                          2 * side - 1)
+        self._regions(kinds, regions)
 
 
 def validate_regions(

@@ -107,7 +107,16 @@ def _hides(game: Game) -> bool:
     return any(f.visible != "all" for f in game.state_class.FIELDS)
 
 
-@pytest.mark.parametrize("ruleset", RULESETS)
+# Liar's dice hides one number per seat, the die under each cup: at two players the other seat's
+# die is the one unseen entry, which sample_unseen keeps (docs/experiments.md, "A sample of the
+# unseen": a value with nothing to be exchanged with), a leak for a die nobody can know. Drawing it
+# again needs the sampler to know the field holds a die's throw: known, failing until it does.
+LEAKS_A_LONE_DIE = pytest.mark.xfail(strict=True, reason="sample_unseen keeps a lone hidden value: the other "
+                                     "seat's die at liar's dice (issue 37)")
+
+
+@pytest.mark.parametrize("ruleset", [pytest.param(r, marks=LEAKS_A_LONE_DIE) if r == "liars-dice" else r
+                                     for r in RULESETS])
 def test_a_sample_of_the_unseen_is_consistent_with_what_the_player_sees(ruleset: str) -> None:
     game = rulewright.load(ruleset)
     drawn, differ = check_samples(game, 1)

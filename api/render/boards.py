@@ -176,7 +176,11 @@ def render_board(state: State, viewer: int | None = None, width: int | None = No
             label = board.labels[spot]
             return f"{label:<{label_width}} {board.symbols[spot]} {occupants(label)}"
 
-        lines += draw_hex_board(board, cell)
+        drawing = draw_hex_board(board, cell)
+        if given_width is not None and max((len(line) for line in drawing), default=0) > given_width:
+            # (as a hexagon's: a map wider than the terminal, Hex's 11 x 11 rhombus, listed row by row)
+            drawing = _packed("spots, row by row:", [cell(s).rstrip() for s in board.spots], width)
+        lines += drawing
         lines.append("")
         lines.append(f"spot: label, map symbol, then {nothing}")
         lines += textwrap.wrap("map: " + "; ".join(f"{sym} {meaning}" for sym, meaning in board.legend),

@@ -1,0 +1,336 @@
+"""A rule set played move for move against OpenSpiel's own implementation of the game.
+
+    from rulewright.interop.lockstep import ADAPTERS, run
+    report = run(ADAPTERS["hex"], games=100, seed=0)
+    assert report.mismatch is None, report.mismatch
+
+`pyspiel.load_game(name)` with its default parameters plays seeded random games: at each decision
+one of OpenSpiel's legal actions is chosen at random, and at each chance node an outcome by its
+probability. The same game is played in rulewright: each action is mapped to rulewright's move
+by its text (`action_to_string`), and each chance outcome is forced into rulewright's next draw
+of that kind (`rng.forced`, docs/scenarios.md, "Fixing chance"). The chance outcomes OpenSpiel
+draws after a decision (or before the first) are those of rulewright's move (or setup): a dice
+game rolls at the start of a turn in both, and rulewright's roll runs in the move that ends the
+turn before. Any draw of rulewright's that OpenSpiel did not make, and any outcome OpenSpiel drew
+that rulewright's move did not use, is a mismatch.
+
+At every decision the two games must agree on whose turn it is, on the set of legal actions
+(every OpenSpiel action mapped to a distinct rulewright move, and every rulewright move the image
+of one), on whether the game is over and on the position, read from each side by the adapter
+into one comparable form; at the end, on the returns (`State.returns()` where the runtime has it,
+else the winners' ±1/0 of `rulewright.interop.core.utilities`). The first difference stops the
+game: a `Mismatch` names the seed, the move number, the moves so far and what differs.
+
+An adapter (`Adapter`) is all a game needs: the rule set, OpenSpiel's game name, and four small
+functions: an OpenSpiel action's text to rulewright's, a chance outcome's text to the kind and
+value rulewright draws, and each side's position. `ADAPTERS` holds the bundled classics';
+`scripts/lockstep_openspiel.py GAME --games N --seed S` runs one from the command line.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..runtime.errors import RulewrightError
+from ..runtime.mechanics import OUTCOMES, ChanceNeeded
+from ..runtime.rng import Rng
+from ..runtime.state import Action, Game, State
+from .core import utilities
+
+# The most decisions of one lockstep game: a game of OpenSpiel's catalogue that runs longer than
+# this in random play is cut there (counted, not a mismatch).
+MAX_MOVES = 10_000
+
+
+@dataclass(frozen=True)
+class Adapter:
+    """How one OpenSpiel game reads as one rulewright rule set.
+
+    - `action(text)`: the rulewright move's text for OpenSpiel's `action_to_string(player, a)`
+      (letters' case and runs of spaces do not matter, as rulewright reads a move's text).
+    - `chance(text)`: the (kind, value) rulewright draws for OpenSpiel's chance outcome of that
+      text: `("die", 4)`, `("coin", True)`, `("draw", <the item in rulewright's representation>)`,
+      `("throw", 7)` (docs/scenarios.md, "Fixing chance"). None: the game has no chance.
+    - `openspiel_position(state)` and `rulewright_position(state)`: each side's position in one
+      comparable form (board contents, chips, dice), equal when the positions are the same.
+    """
+
+    ruleset: str
+    openspiel: str
+    action: Callable[[str], str]
+    openspiel_position: Callable[[Any], Hashable]
+    rulewright_position: Callable[[State], Hashable]
+    chance: Callable[[str], tuple[str, Any]] | None = None
+    players: int = 2
+    options: Mapping[str, str] = field(default_factory=dict)
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """The first difference of a lockstep game."""
+
+    ruleset: str
+    openspiel: str
+    seed: int
+    move: int  # decisions played before it (0: at the start)
+    history: tuple[str, ...]  # OpenSpiel's texts, chance outcomes as `chance <text>`
+    what: str
+
+    def __str__(self) -> str:
+        shown = "; ".join(self.history[-40:])
+        cut = f"(the last 40 of {len(self.history)}) " if len(self.history) > 40 else ""
+        return (f"{self.ruleset} against OpenSpiel's {self.openspiel}: seed {self.seed}, move {self.move}: "
+                f"{self.what}\n  history {cut}: {shown or '(none)'}")
+
+
+@dataclass
+class Report:
+    """What a run of lockstep games found."""
+
+    ruleset: str
+    openspiel: str
+    games: int = 0  # games played to their end in agreement
+    cut: int = 0  # games cut at MAX_MOVES (in agreement so far)
+    decisions: int = 0
+    seconds: float = 0.0
+    mismatch: Mismatch | None = None
+    mismatches: int = 0
+
+
+class _Differ(Exception):
+    def __init__(self, what: str) -> None:
+        super().__init__(what)
+        self.what = what
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def rulewright_returns(state: State) -> list[float]:
+    """A finished game's returns per seat: `State.returns()` where the runtime declares them,
+    else the winners' share of one point, centred (rulewright.interop.core.utilities)."""
+    declared = getattr(state, "returns", None)
+    if callable(declared):
+        return [float(r) for r in declared()]
+    return utilities(state.winners(), state.num_players)
+
+
+def _forced(adapter: Adapter, drawn: Sequence[str]) -> dict[str, list[tuple[Any, str]]]:
+    """rng.forced for the chance outcomes `drawn` (OpenSpiel's texts): each kind's outcomes in
+    order, and nothing under OUTCOMES, so that any other draw raises ChanceNeeded."""
+    forced: dict[str, list[tuple[Any, str]]] = {OUTCOMES: []}
+    for text in drawn:
+        if adapter.chance is None:
+            raise _Differ(f"OpenSpiel draws chance ({text!r}) but the adapter maps no chance")
+        kind, value = adapter.chance(text)
+        forced.setdefault(kind, []).append((value, text))
+    return forced
+
+
+def _check_used(forced: dict[str, list[tuple[Any, str]]], where: str) -> None:
+    left = [shown for kind, outcomes in forced.items() if kind != OUTCOMES for _, shown in outcomes]
+    if left:
+        raise _Differ(f"OpenSpiel drew {', '.join(left)} which rulewright's {where} did not draw")
+
+
+def _chance(os_state: Any, pick: random.Random, history: list[str]) -> list[str]:
+    """Play OpenSpiel's chance nodes up to the next decision (or the end): their texts."""
+    drawn: list[str] = []
+    while os_state.is_chance_node():
+        outcomes, probs = zip(*os_state.chance_outcomes(), strict=True)
+        outcome = pick.choices(outcomes, probs)[0]
+        text = os_state.action_to_string(os_state.current_player(), outcome)
+        drawn.append(text)
+        history.append(f"chance {text}")
+        os_state.apply_action(outcome)
+    return drawn
+
+
+def _compare(adapter: Adapter, os_state: Any, rw: State) -> dict[int, Action]:
+    """Compare a decision (or the end); OpenSpiel's legal actions mapped to rulewright's."""
+    os_over, rw_over = bool(os_state.is_terminal()), rw.is_terminal()
+    if os_over != rw_over:
+        raise _Differ(f"the game is {'over' if os_over else 'not over'} in OpenSpiel, "
+                      f"{'over' if rw_over else 'not over'} in rulewright")
+    os_position, rw_position = adapter.openspiel_position(os_state), adapter.rulewright_position(rw)
+    if os_position != rw_position:
+        raise _Differ(f"the positions differ:\n  OpenSpiel:  {os_position}\n  rulewright: {rw_position}")
+    if os_over:
+        os_returns, rw_returns = list(os_state.returns()), rulewright_returns(rw)
+        if len(os_returns) != len(rw_returns) or not all(
+                math.isclose(a, b, abs_tol=1e-9) for a, b in zip(os_returns, rw_returns, strict=True)):
+            raise _Differ(f"the returns differ: OpenSpiel {os_returns}, rulewright {rw_returns}")
+        return {}
+    seat, actor = int(os_state.current_player()), rw.to_act()
+    if seat != actor:
+        raise _Differ(f"seat {seat} is to act in OpenSpiel, {actor} in rulewright")
+    by_text = {_norm(str(a)): a for a in rw.legal_actions()}
+    mapped: dict[int, Action] = {}
+    seen: dict[str, str] = {}
+    missing: list[str] = []
+    for a in os_state.legal_actions():
+        os_text = os_state.action_to_string(seat, a)
+        text = _norm(adapter.action(os_text))
+        if text in seen:
+            raise _Differ(f"the adapter maps OpenSpiel's {seen[text]!r} and {os_text!r} both to {text!r}")
+        seen[text] = os_text
+        if text in by_text:
+            mapped[int(a)] = by_text[text]
+        else:
+            missing.append(f"{os_text!r} ({text!r})")
+    extra = sorted(t for t in by_text if t not in seen)
+    if missing or extra:
+        raise _Differ("the legal actions differ:"
+                      + (f"\n  legal in OpenSpiel only: {', '.join(missing[:20])}" if missing else "")
+                      + (f"\n  legal in rulewright only: {', '.join(extra[:20])}" if extra else ""))
+    return mapped
+
+
+def play(adapter: Adapter, seed: int, game: Game, os_game: Any) -> tuple[Mismatch | None, int, bool]:
+    """One lockstep game of `seed`: its first mismatch (None if none), its decisions, and
+    whether it was cut at MAX_MOVES."""
+    pick = random.Random(seed)
+    history: list[str] = []
+    move = 0
+    try:
+        os_state = os_game.new_initial_state()
+        drawn = _chance(os_state, pick, history)
+        rng = Rng(seed)
+        rng.forced = _forced(adapter, drawn)
+        try:
+            rw = game.new_state(adapter.players, seed=seed, options=adapter.options, rng=rng)
+        except ChanceNeeded as exc:
+            raise _Differ(f"rulewright's setup draws chance ({exc.n} outcomes) that OpenSpiel does not") from exc
+        _check_used(rng.forced, "setup")
+        rw.rng.forced = None
+        while True:
+            mapped = _compare(adapter, os_state, rw)
+            if not mapped:
+                return None, move, False
+            if move >= MAX_MOVES:
+                return None, move, True
+            a = pick.choice(sorted(mapped))
+            seat = int(os_state.current_player())
+            os_text = os_state.action_to_string(seat, a)
+            history.append(f"P{seat + 1} {os_text}")
+            os_state.apply_action(a)
+            drawn = _chance(os_state, pick, history)
+            forced = _forced(adapter, drawn)
+            rw.rng.forced = forced
+            try:
+                rw.apply(mapped[a])
+            except ChanceNeeded as exc:
+                raise _Differ(f"rulewright's move {mapped[a]} draws chance ({exc.n} outcomes) that OpenSpiel "
+                              "does not") from exc
+            except RulewrightError as exc:
+                raise _Differ(f"rulewright's move {mapped[a]} fails: {exc}") from exc
+            _check_used(forced, f"move {mapped[a]}")
+            rw.rng.forced = None
+            move += 1
+    except _Differ as exc:
+        return Mismatch(adapter.ruleset, adapter.openspiel, seed, move, tuple(history), exc.what), move, False
+
+
+def run(adapter: Adapter, games: int, seed: int = 0, game: Game | None = None,
+        stop_at_first: bool = True) -> Report:
+    """`games` lockstep games, game n seeded `seed + n`; `game` replaces the rule set's own
+    (a broken copy, compiled in memory)."""
+    import pyspiel
+
+    from ..loading import load
+
+    rules = game if game is not None else load(adapter.ruleset)
+    os_game = pyspiel.load_game(adapter.openspiel)
+    report = Report(adapter.ruleset, adapter.openspiel)
+    began = time.perf_counter()
+    for n in range(games):
+        mismatch, decisions, cut = play(adapter, seed + n, rules, os_game)
+        report.decisions += decisions
+        if mismatch is not None:
+            report.mismatches += 1
+            if report.mismatch is None:
+                report.mismatch = mismatch
+            if stop_at_first:
+                break
+        elif cut:
+            report.cut += 1
+        else:
+            report.games += 1
+    report.seconds = time.perf_counter() - began
+    return report
+
+
+# -- the bundled classics' adapters -----------------------------------------------------------------
+def read_field(state: State, name: str) -> Any:
+    """A field of a rulewright state by its rule name, as the generated module holds it (a per-spot or
+    per-player field: a sequence indexed by the entity's number; docs/language.md, "Values")."""
+    return getattr(state, name)
+
+
+def _hex_label(row: int, col: int) -> str:
+    """rules/hex's label of OpenSpiel's cell (column `col`, row `row`, from 0): the row's letter
+    and its place from the map's left edge (row r is shifted r characters: place col + r // 2 + 1)."""
+    return f"{chr(ord('A') + row)}{col + row // 2 + 1}"
+
+
+def _hex_action(text: str) -> str:
+    # OpenSpiel's `c5`: column c, row 5 (from 1)
+    return "place " + _hex_label(int(text[1:]) - 1, ord(text[0]) - ord("a"))
+
+
+def _hex_openspiel(state: Any) -> Hashable:
+    # `str(state)`: a line per row, `x` Black (seat 0), `o` White (seat 1), `.` empty
+    seat = {"x": 0, "o": 1}
+    cells = []
+    for row, line in enumerate(str(state).splitlines()):
+        for col, mark in enumerate(line.split()):
+            if mark in seat:
+                cells.append((_hex_label(row, col), seat[mark]))
+    return tuple(sorted(cells))
+
+
+def _hex_rulewright(state: State) -> Hashable:
+    stones: Sequence[int | None] = read_field(state, "stone")
+    return tuple(sorted((state.label("spot", s), p) for s, p in enumerate(stones) if p is not None))
+
+
+def _dice_action(text: str) -> str:
+    # OpenSpiel's `2-5` (two fives) or `Liar`
+    if text == "Liar":
+        return "liar"
+    count, face = text.split("-")
+    return f"bid {count} {face}"
+
+
+def _dice_chance(text: str) -> tuple[str, Any]:
+    # OpenSpiel's `Roll 4`
+    return "die", int(text.split()[1])
+
+
+def _dice_openspiel(state: Any) -> Hashable:
+    # `str(state)`: every seat's dice, then the bids made (`1-3`), then `Liar` if called
+    words = str(state).split()
+    dice, bids = words[:2], [w for w in words[2:] if w != "Liar"]
+    last = tuple(int(x) for x in bids[-1].split("-")) if bids else (0, 0)
+    return tuple(int(d) for d in dice), last
+
+
+def _dice_rulewright(state: State) -> Hashable:
+    return tuple(read_field(state, "die_of")), (read_field(state, "bid_count"), read_field(state, "bid_face"))
+
+
+ADAPTERS: dict[str, Adapter] = {
+    "hex": Adapter("hex", "hex", _hex_action, _hex_openspiel, _hex_rulewright,
+                   doc="the stones on the board, cell by cell"),
+    "liars-dice": Adapter("liars-dice", "liars_dice", _dice_action, _dice_openspiel, _dice_rulewright,
+                          chance=_dice_chance, doc="each seat's die and the last bid"),
+}
+
+__all__ = ["ADAPTERS", "MAX_MOVES", "Adapter", "Mismatch", "Report", "play", "read_field", "rulewright_returns", "run"]

@@ -1,0 +1,79 @@
+"""The classics (rules/hex, rules/liars-dice) played move for move against OpenSpiel's own
+implementations (rulewright.interop.lockstep), and broken copies of them that the harness must
+catch: a test that proves the lockstep can fail.
+
+220 seeded random games in all here (hex is the slow one: a tenth of a second a game, both sides
+and the comparisons); `scripts/lockstep_openspiel.py GAME --games 10000` is the long run.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rulewright.core.paths import ruleset_file
+from rulewright.loading import load_rules
+
+pytest.importorskip(
+    "pyspiel", reason="open_spiel has no wheel for this interpreter: the classics are not played against "
+                      "OpenSpiel (pip install 'rulewright[openspiel]' where it has one)")
+from rulewright.interop.lockstep import ADAPTERS, Adapter, run  # noqa: E402
+
+GAMES = {"hex": 20, "liars-dice": 200}
+
+
+@pytest.mark.parametrize("classic", sorted(GAMES))
+def test_a_classic_plays_move_for_move_as_openspiel_does(classic: str) -> None:
+    report = run(ADAPTERS[classic], GAMES[classic], seed=1000)
+    assert report.mismatch is None, str(report.mismatch)
+    assert report.games == GAMES[classic] and report.cut == 0
+    assert report.decisions >= GAMES[classic]  # (every game made decisions: something was compared)
+
+
+def broken(tmp_path: Path, classic: str, old: str, new: str) -> object:
+    """The classic's rule file with one rule changed, compiled in memory."""
+    text = ruleset_file(classic).read_text(encoding="utf-8")
+    assert text.count(old) == 1, f"{old!r} is not once in {classic}'s rules"
+    path = tmp_path / f"{classic}-broken.yaml"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    return load_rules(path)
+
+
+# Each a rule changed as a slip of the pen would change it, and the difference it must show.
+BROKEN = [
+    # the edges swapped: Black joins west and east (a win condition)
+    ("hex", "roles: [black, white]", "roles: [white, black]", "the game is over in"),
+    # the acute corners (two neighbours each) left out of the cells a stone may go on
+    ("hex", 's: "[s for s in spots if stone[s] == none]"',
+     's: "[s for s in spots if stone[s] == none and len(neighbours(s)) > 2]"', "legal in OpenSpiel only"),
+    # sixes not wild: the bidder's and the caller's returns swap where a six counted
+    ("liars-dice", "die_of[p] == bid_face or die_of[p] == 6", "die_of[p] == bid_face", "the returns differ"),
+    # a bid of the same count and face allowed again
+    ("liars-dice", "range(bid_face + 1, 7) if n == bid_count", "range(bid_face, 7) if n == bid_count",
+     "legal in rulewright only"),
+]
+
+
+@pytest.mark.parametrize(("classic", "old", "new", "caught"), BROKEN,
+                         ids=[f"{c}-{i}" for i, (c, *_) in enumerate(BROKEN)])
+def test_a_broken_copy_of_a_classic_is_caught(tmp_path: Path, classic: str, old: str, new: str,
+                                              caught: str) -> None:
+    game = broken(tmp_path, classic, old, new)
+    report = run(ADAPTERS[classic], 50, seed=1000, game=game)  # type: ignore[arg-type]
+    mismatch = report.mismatch
+    assert mismatch is not None, f"50 games of a broken {classic} agreed with OpenSpiel"
+    assert caught in mismatch.what
+    # the report says where: the seed, the move and the moves before it
+    assert 1000 <= mismatch.seed < 1050 and len([h for h in mismatch.history if not h.startswith("chance")]) \
+        == mismatch.move
+    text = str(mismatch)
+    assert f"seed {mismatch.seed}, move {mismatch.move}" in text and caught in text
+
+
+def test_an_adapter_mapping_two_actions_to_one_move_is_a_mismatch() -> None:
+    good = ADAPTERS["liars-dice"]
+    careless = Adapter(good.ruleset, good.openspiel, lambda text: "liar" if text == "Liar" else "bid 1 1",
+                       good.openspiel_position, good.rulewright_position, chance=good.chance)
+    report = run(careless, 1, seed=0)
+    assert report.mismatch is not None and "both to 'bid 1 1'" in report.mismatch.what

@@ -20,7 +20,7 @@ pytest.importorskip(
                       "OpenSpiel (pip install 'rulewright[openspiel]' where it has one)")
 from rulewright.interop.lockstep import ADAPTERS, Adapter, run  # noqa: E402
 
-GAMES = {"hex": 20, "liars-dice": 200}
+GAMES = {"connect-four": 200, "hex": 20, "liars-dice": 200}
 
 
 @pytest.mark.parametrize("classic", sorted(GAMES))
@@ -52,6 +52,14 @@ BROKEN = [
     # a bid of the same count and face allowed again
     ("liars-dice", "range(bid_face + 1, 7) if n == bid_count", "range(bid_face, 7) if n == bid_count",
      "legal in rulewright only"),
+    # five in a row needed, not four: OpenSpiel's game ends where rulewright's goes on
+    ("connect-four", "- if n >= 4:", "- if n >= 5:", "the game is over in OpenSpiel"),
+    # the rising diagonal forgotten
+    ("connect-four", "[north, north_east, east, south_east]", "[north, east, south_east]",
+     "the game is over in OpenSpiel"),
+    # a disc allowed into a full column (the test reads the row below the top one)
+    ("connect-four", "grid_rows()[len(grid_rows()) - 1] if disc[t] == none",
+     "grid_rows()[len(grid_rows()) - 2] if disc[t] == none", "legal in OpenSpiel only"),
 ]
 
 
@@ -77,3 +85,31 @@ def test_an_adapter_mapping_two_actions_to_one_move_is_a_mismatch() -> None:
                        good.openspiel_position, good.rulewright_position, chance=good.chance)
     report = run(careless, 1, seed=0)
     assert report.mismatch is not None and "both to 'bid 1 1'" in report.mismatch.what
+
+
+# Seeds whose random game of connect four fills the rack with no line of four (found by playing
+# OpenSpiel's game alone, choosing as the lockstep does): a draw, every return 0.
+FOUR_DRAWS = (344, 563)
+
+
+def _drawn_in_openspiel(seed: int) -> bool:
+    import random
+
+    import pyspiel
+
+    pick, state = random.Random(seed), pyspiel.load_game("connect_four").new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(pick.choice(sorted(state.legal_actions())))
+    return list(state.returns()) == [0.0, 0.0]
+
+
+@pytest.mark.parametrize("seed", FOUR_DRAWS)
+def test_connect_four_draws_a_full_rack_as_openspiel_does(tmp_path: Path, seed: int) -> None:
+    assert _drawn_in_openspiel(seed)  # (the game of this seed is a draw: the returns compared are 0 each)
+    report = run(ADAPTERS["connect-four"], 1, seed=seed)
+    assert report.mismatch is None, str(report.mismatch)
+    assert report.games == 1 and report.decisions == 42
+    # a rack full with no line of four not ending the game: caught at the last disc
+    game = broken(tmp_path, "connect-four", 'end: "winner != none or dropped == len(spots)"', 'end: "winner != none"')
+    mismatch = run(ADAPTERS["connect-four"], 1, seed=seed, game=game).mismatch  # type: ignore[arg-type]
+    assert mismatch is not None and mismatch.move == 42 and "the game is over in OpenSpiel" in mismatch.what

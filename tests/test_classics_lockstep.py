@@ -20,7 +20,7 @@ pytest.importorskip(
                       "OpenSpiel (pip install 'rulewright[openspiel]' where it has one)")
 from rulewright.interop.lockstep import ADAPTERS, Adapter, run  # noqa: E402
 
-GAMES = {"connect-four": 200, "hex": 20, "liars-dice": 200}
+GAMES = {"breakthrough": 200, "connect-four": 200, "hex": 20, "liars-dice": 200}
 
 
 @pytest.mark.parametrize("classic", sorted(GAMES))
@@ -60,6 +60,14 @@ BROKEN = [
     # a disc allowed into a full column (the test reads the row below the top one)
     ("connect-four", "grid_rows()[len(grid_rows()) - 1] if disc[t] == none",
      "grid_rows()[len(grid_rows()) - 2] if disc[t] == none", "legal in OpenSpiel only"),
+    # a capture straight ahead allowed
+    ("breakthrough", "(column_of(t) != column_of(s) and piece[t] != current)", "piece[t] != current",
+     "legal in rulewright only"),
+    # Black's goal one row short of the far one
+    ("breakthrough", '"1 if role(p) == black else len(grid_rows())"', '"2 if role(p) == black else len(grid_rows())"',
+     "over in rulewright"),
+    # the pieces set out on three rows each
+    ("breakthrough", "- elif row_of(s) <= 2:", "- elif row_of(s) <= 3:", "the positions differ"),
 ]
 
 

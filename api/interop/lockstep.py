@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 import time
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -356,6 +357,27 @@ def _four_rulewright(state: State) -> Hashable:
     return _grid_rulewright(state, "disc")
 
 
+def _breakthrough_action(text: str) -> str:
+    # OpenSpiel's `b5c4`, a capture `b5c4*`: `b5-c4`, rulewright's text marking no capture
+    return "-".join(re.findall(r"[a-z]+[0-9]+", text))
+
+
+def _breakthrough_openspiel(state: Any) -> Hashable:
+    # `str(state)`: a line per row, the top one first, its number then its cells (`b` the first
+    # seat, `w` the second, `.` empty), then the column letters
+    seat = {"b": 0, "w": 1}
+    cells = []
+    for line in str(state).splitlines():
+        row = line[:1]
+        if row.isdigit():
+            cells += [(f"{chr(ord('a') + col)}{row}", seat[mark]) for col, mark in enumerate(line[1:]) if mark in seat]
+    return tuple(sorted(cells))
+
+
+def _breakthrough_rulewright(state: State) -> Hashable:
+    return _grid_rulewright(state, "piece")
+
+
 ADAPTERS: dict[str, Adapter] = {
     "hex": Adapter("hex", "hex", _hex_action, _hex_openspiel, _hex_rulewright,
                    doc="the stones on the board, cell by cell"),
@@ -363,6 +385,8 @@ ADAPTERS: dict[str, Adapter] = {
                           chance=_dice_chance, doc="each seat's die and the last bid"),
     "connect-four": Adapter("connect-four", "connect_four", _four_action, _four_openspiel, _four_rulewright,
                             doc="the discs in the rack, cell by cell"),
+    "breakthrough": Adapter("breakthrough", "breakthrough", _breakthrough_action, _breakthrough_openspiel,
+                            _breakthrough_rulewright, doc="the pieces on the board, cell by cell"),
 }
 
 __all__ = ["ADAPTERS", "MAX_MOVES", "Adapter", "Mismatch", "Report", "play", "read_field", "rulewright_returns", "run"]

@@ -20,7 +20,7 @@ pytest.importorskip(
                       "OpenSpiel (pip install 'rulewright[openspiel]' where it has one)")
 from rulewright.interop.lockstep import ADAPTERS, Adapter, run  # noqa: E402
 
-GAMES = {"breakthrough": 200, "connect-four": 200, "hex": 20, "liars-dice": 200}
+GAMES = {"breakthrough": 200, "connect-four": 200, "othello": 200, "hex": 20, "liars-dice": 200}
 
 
 @pytest.mark.parametrize("classic", sorted(GAMES))
@@ -68,6 +68,15 @@ BROKEN = [
      "over in rulewright"),
     # the pieces set out on three rows each
     ("breakthrough", "- elif row_of(s) <= 2:", "- elif row_of(s) <= 3:", "the positions differ"),
+    # lines flipped along the four sides only, not the diagonals
+    ("othello", "- for d in direction:", "- for d in [north, east, south, west]:", "the positions differ"),
+    # the game over as soon as the next seat must pass
+    ("othello", "over = not any(can_place(t, p) for p in players for t in spots)",
+     "over = not any(can_place(t, opponent) for t in spots)", "over in rulewright"),
+    # a draw counted as the second seat's win
+    ("othello", "2 * discs(player) < count(disc[s] != none for s in spots) else 0)",
+     "2 * discs(player) < count(disc[s] != none for s in spots) else (1 if player == players[1] else -1))",
+     "the returns differ"),
 ]
 
 

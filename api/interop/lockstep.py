@@ -378,6 +378,28 @@ def _breakthrough_rulewright(state: State) -> Hashable:
     return _grid_rulewright(state, "piece")
 
 
+def _othello_action(text: str) -> str:
+    # OpenSpiel's `d3` or `pass`: the same (rules/othello names the cells as OpenSpiel does)
+    return text
+
+
+def _othello_openspiel(state: Any) -> Hashable:
+    # `str(state)`: a heading, the column letters, then a line per row (its number first and
+    # last, `x` the first seat, `o` the second, `-` empty), then the letters again
+    seat = {"x": 0, "o": 1}
+    cells = []
+    for line in str(state).splitlines():
+        words = line.split()
+        if words and words[0].isdigit():
+            cells += [(f"{chr(ord('a') + col)}{words[0]}", seat[mark])
+                      for col, mark in enumerate(words[1:-1]) if mark in seat]
+    return tuple(sorted(cells))
+
+
+def _othello_rulewright(state: State) -> Hashable:
+    return _grid_rulewright(state, "disc")
+
+
 ADAPTERS: dict[str, Adapter] = {
     "hex": Adapter("hex", "hex", _hex_action, _hex_openspiel, _hex_rulewright,
                    doc="the stones on the board, cell by cell"),
@@ -387,6 +409,8 @@ ADAPTERS: dict[str, Adapter] = {
                             doc="the discs in the rack, cell by cell"),
     "breakthrough": Adapter("breakthrough", "breakthrough", _breakthrough_action, _breakthrough_openspiel,
                             _breakthrough_rulewright, doc="the pieces on the board, cell by cell"),
+    "othello": Adapter("othello", "othello", _othello_action, _othello_openspiel, _othello_rulewright,
+                       doc="the discs on the board, cell by cell"),
 }
 
 __all__ = ["ADAPTERS", "MAX_MOVES", "Adapter", "Mismatch", "Report", "play", "read_field", "rulewright_returns", "run"]

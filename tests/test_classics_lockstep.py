@@ -130,3 +130,53 @@ def test_connect_four_draws_a_full_rack_as_openspiel_does(tmp_path: Path, seed: 
     game = broken(tmp_path, "connect-four", 'end: "winner != none or dropped == len(spots)"', 'end: "winner != none"')
     mismatch = run(ADAPTERS["connect-four"], 1, seed=seed, game=game).mismatch  # type: ignore[arg-type]
     assert mismatch is not None and mismatch.move == 42 and "the game is over in OpenSpiel" in mismatch.what
+
+
+def _breakthrough_wipe_out() -> list[int]:
+    """A game of OpenSpiel's breakthrough that ends by taking the last piece, which no random game
+    does: White takes whenever it can, and neither seat steps onto its far row while it has
+    another move (seeded: the same line every time)."""
+    import random
+
+    import pyspiel
+
+    pick, state, line = random.Random(0), pyspiel.load_game("breakthrough").new_initial_state(), []
+    while not state.is_terminal():
+        seat, legal = state.current_player(), sorted(state.legal_actions())
+        texts = {a: state.action_to_string(seat, a) for a in legal}
+        short = [a for a in legal if texts[a].rstrip("*")[-1] != ("1" if seat == 0 else "8")]
+        takes = [a for a in short if texts[a].endswith("*")]
+        a = pick.choice(takes if seat == 1 and takes else short or legal)
+        line.append(a)
+        state.apply_action(a)
+    assert "b" not in str(state).replace("abcdefgh", "")  # (Black's last piece taken: the game this test is for)
+    return line
+
+
+def _lockstep_line(game: object, line: list[int]) -> None:
+    """The harness's comparison (whose turn, the legal actions, the end, the position, the
+    returns) at every decision of a given line of OpenSpiel's actions, not a random one."""
+    import pyspiel
+
+    from rulewright.interop.lockstep import _compare  # (the harness's one decision, compared)
+
+    adapter = ADAPTERS["breakthrough"]
+    os_state = pyspiel.load_game(adapter.openspiel).new_initial_state()
+    rw = game.new_state(2, seed=0)  # type: ignore[attr-defined]
+    for a in line:
+        mapped = _compare(adapter, os_state, rw)
+        os_state.apply_action(a)
+        rw.apply(mapped[a])
+    assert _compare(adapter, os_state, rw) == {}  # (over on both sides, the returns the same)
+
+
+def test_breakthrough_ends_when_the_last_piece_is_taken(tmp_path: Path) -> None:
+    from rulewright.interop.lockstep import _Differ
+    from rulewright.loading import load
+
+    line = _breakthrough_wipe_out()
+    _lockstep_line(load("breakthrough"), line)
+    # the rule left out: the game goes on with one side gone
+    game = broken(tmp_path, "breakthrough", "- if left[value_of(piece[t])] == 0:", "- if left[value_of(piece[t])] < 0:")
+    with pytest.raises(_Differ, match="the game is over in OpenSpiel"):
+        _lockstep_line(game, line)

@@ -71,7 +71,7 @@ BROKEN = [
     # lines flipped along the four sides only, not the diagonals
     ("othello", "- for d in direction:", "- for d in [north, east, south, west]:", "the positions differ"),
     # the game over as soon as the next seat must pass
-    ("othello", "over = not any(can_place(t, p) for p in players for t in spots)",
+    ("othello", "over = not any(can_place(t, p) for p in [opponent, current] for t in spots)",
      "over = not any(can_place(t, opponent) for t in spots)", "over in rulewright"),
     # a draw counted as the second seat's win
     ("othello", "2 * discs(player) < count(disc[s] != none for s in spots) else 0)",

@@ -20,7 +20,7 @@ pytest.importorskip(
                       "OpenSpiel (pip install 'rulewright[openspiel]' where it has one)")
 from rulewright.interop.lockstep import ADAPTERS, Adapter, run  # noqa: E402
 
-GAMES = {"hex": 20, "liars-dice": 200}
+GAMES = {"breakthrough": 200, "connect-four": 200, "othello": 200, "hex": 20, "liars-dice": 200}
 
 
 @pytest.mark.parametrize("classic", sorted(GAMES))
@@ -52,6 +52,31 @@ BROKEN = [
     # a bid of the same count and face allowed again
     ("liars-dice", "range(bid_face + 1, 7) if n == bid_count", "range(bid_face, 7) if n == bid_count",
      "legal in rulewright only"),
+    # five in a row needed, not four: OpenSpiel's game ends where rulewright's goes on
+    ("connect-four", "- if n >= 4:", "- if n >= 5:", "the game is over in OpenSpiel"),
+    # the rising diagonal forgotten
+    ("connect-four", "[north, north_east, east, south_east]", "[north, east, south_east]",
+     "the game is over in OpenSpiel"),
+    # a disc allowed into a full column (the test reads the row below the top one)
+    ("connect-four", "grid_rows()[len(grid_rows()) - 1] if disc[t] == none",
+     "grid_rows()[len(grid_rows()) - 2] if disc[t] == none", "legal in OpenSpiel only"),
+    # a capture straight ahead allowed
+    ("breakthrough", "(column_of(t) != column_of(s) and piece[t] != current)", "piece[t] != current",
+     "legal in rulewright only"),
+    # Black's goal one row short of the far one
+    ("breakthrough", '"1 if role(p) == black else len(grid_rows())"', '"2 if role(p) == black else len(grid_rows())"',
+     "over in rulewright"),
+    # the pieces set out on three rows each
+    ("breakthrough", "- elif row_of(s) <= 2:", "- elif row_of(s) <= 3:", "the positions differ"),
+    # lines flipped along the four sides only, not the diagonals
+    ("othello", "- for d in direction:", "- for d in [north, east, south, west]:", "the positions differ"),
+    # the game over as soon as the next seat must pass
+    ("othello", "over = not any(can_place(t, p) for p in [opponent, current] for t in spots)",
+     "over = not any(can_place(t, opponent) for t in spots)", "over in rulewright"),
+    # a draw counted as the second seat's win
+    ("othello", "2 * discs(player) < count(disc[s] != none for s in spots) else 0)",
+     "2 * discs(player) < count(disc[s] != none for s in spots) else (1 if player == players[1] else -1))",
+     "the returns differ"),
 ]
 
 
@@ -77,3 +102,81 @@ def test_an_adapter_mapping_two_actions_to_one_move_is_a_mismatch() -> None:
                        good.openspiel_position, good.rulewright_position, chance=good.chance)
     report = run(careless, 1, seed=0)
     assert report.mismatch is not None and "both to 'bid 1 1'" in report.mismatch.what
+
+
+# Seeds whose random game of connect four fills the rack with no line of four (found by playing
+# OpenSpiel's game alone, choosing as the lockstep does): a draw, every return 0.
+FOUR_DRAWS = (344, 563)
+
+
+def _drawn_in_openspiel(seed: int) -> bool:
+    import random
+
+    import pyspiel
+
+    pick, state = random.Random(seed), pyspiel.load_game("connect_four").new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(pick.choice(sorted(state.legal_actions())))
+    return list(state.returns()) == [0.0, 0.0]
+
+
+@pytest.mark.parametrize("seed", FOUR_DRAWS)
+def test_connect_four_draws_a_full_rack_as_openspiel_does(tmp_path: Path, seed: int) -> None:
+    assert _drawn_in_openspiel(seed)  # (the game of this seed is a draw: the returns compared are 0 each)
+    report = run(ADAPTERS["connect-four"], 1, seed=seed)
+    assert report.mismatch is None, str(report.mismatch)
+    assert report.games == 1 and report.decisions == 42
+    # a rack full with no line of four not ending the game: caught at the last disc
+    game = broken(tmp_path, "connect-four", 'end: "winner != none or dropped == len(spots)"', 'end: "winner != none"')
+    mismatch = run(ADAPTERS["connect-four"], 1, seed=seed, game=game).mismatch  # type: ignore[arg-type]
+    assert mismatch is not None and mismatch.move == 42 and "the game is over in OpenSpiel" in mismatch.what
+
+
+def _breakthrough_wipe_out() -> list[int]:
+    """A game of OpenSpiel's breakthrough that ends by taking the last piece, which no random game
+    does: White takes whenever it can, and neither seat steps onto its far row while it has
+    another move (seeded: the same line every time)."""
+    import random
+
+    import pyspiel
+
+    pick, state, line = random.Random(0), pyspiel.load_game("breakthrough").new_initial_state(), []
+    while not state.is_terminal():
+        seat, legal = state.current_player(), sorted(state.legal_actions())
+        texts = {a: state.action_to_string(seat, a) for a in legal}
+        short = [a for a in legal if texts[a].rstrip("*")[-1] != ("1" if seat == 0 else "8")]
+        takes = [a for a in short if texts[a].endswith("*")]
+        a = pick.choice(takes if seat == 1 and takes else short or legal)
+        line.append(a)
+        state.apply_action(a)
+    assert "b" not in str(state).replace("abcdefgh", "")  # (Black's last piece taken: the game this test is for)
+    return line
+
+
+def _lockstep_line(game: object, line: list[int]) -> None:
+    """The harness's comparison (whose turn, the legal actions, the end, the position, the
+    returns) at every decision of a given line of OpenSpiel's actions, not a random one."""
+    import pyspiel
+
+    from rulewright.interop.lockstep import _compare  # (the harness's one decision, compared)
+
+    adapter = ADAPTERS["breakthrough"]
+    os_state = pyspiel.load_game(adapter.openspiel).new_initial_state()
+    rw = game.new_state(2, seed=0)  # type: ignore[attr-defined]
+    for a in line:
+        mapped = _compare(adapter, os_state, rw)
+        os_state.apply_action(a)
+        rw.apply(mapped[a])
+    assert _compare(adapter, os_state, rw) == {}  # (over on both sides, the returns the same)
+
+
+def test_breakthrough_ends_when_the_last_piece_is_taken(tmp_path: Path) -> None:
+    from rulewright.interop.lockstep import _Differ
+    from rulewright.loading import load
+
+    line = _breakthrough_wipe_out()
+    _lockstep_line(load("breakthrough"), line)
+    # the rule left out: the game goes on with one side gone
+    game = broken(tmp_path, "breakthrough", "- if left[value_of(piece[t])] == 0:", "- if left[value_of(piece[t])] < 0:")
+    with pytest.raises(_Differ, match="the game is over in OpenSpiel"):
+        _lockstep_line(game, line)

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 import time
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -326,11 +327,90 @@ def _dice_rulewright(state: State) -> Hashable:
     return tuple(read_field(state, "die_of")), (read_field(state, "bid_count"), read_field(state, "bid_face"))
 
 
+def _grid_label(row: int, col: int) -> str:
+    """A grid's label (docs/language.md, "Square grids") of the cell in row `row` (from 0, the
+    bottom one) and column `col` (from 0, the left one): `a1` the bottom-left cell."""
+    return f"{chr(ord('a') + col)}{row + 1}"
+
+
+def _grid_rulewright(state: State, name: str) -> Hashable:
+    """A per-spot `optional(player)` field of a grid, cell by cell: the cells holding a seat's piece."""
+    held: Sequence[int | None] = read_field(state, name)
+    return tuple(sorted((state.label("spot", s), p) for s, p in enumerate(held) if p is not None))
+
+
+def _four_action(text: str) -> str:
+    # OpenSpiel's `x3` (or `o3`): a disc into the column 3 from 0
+    return f"drop {int(text[1:]) + 1}"
+
+
+def _four_openspiel(state: Any) -> Hashable:
+    # `str(state)`: a line per row, the top one first, `x` the first seat, `o` the second, `.` empty
+    seat = {"x": 0, "o": 1}
+    lines = str(state).split()
+    cells = [(_grid_label(len(lines) - 1 - row, col), seat[mark])
+             for row, line in enumerate(lines) for col, mark in enumerate(line) if mark in seat]
+    return tuple(sorted(cells))
+
+
+def _four_rulewright(state: State) -> Hashable:
+    return _grid_rulewright(state, "disc")
+
+
+def _breakthrough_action(text: str) -> str:
+    # OpenSpiel's `b5c4`, a capture `b5c4*`: `b5-c4`, rulewright's text marking no capture
+    return "-".join(re.findall(r"[a-z]+[0-9]+", text))
+
+
+def _breakthrough_openspiel(state: Any) -> Hashable:
+    # `str(state)`: a line per row, the top one first, its number then its cells (`b` the first
+    # seat, `w` the second, `.` empty), then the column letters
+    seat = {"b": 0, "w": 1}
+    cells = []
+    for line in str(state).splitlines():
+        row = line[:1]
+        if row.isdigit():
+            cells += [(f"{chr(ord('a') + col)}{row}", seat[mark]) for col, mark in enumerate(line[1:]) if mark in seat]
+    return tuple(sorted(cells))
+
+
+def _breakthrough_rulewright(state: State) -> Hashable:
+    return _grid_rulewright(state, "piece")
+
+
+def _othello_action(text: str) -> str:
+    # OpenSpiel's `d3` or `pass`: the same (rules/othello names the cells as OpenSpiel does)
+    return text
+
+
+def _othello_openspiel(state: Any) -> Hashable:
+    # `str(state)`: a heading, the column letters, then a line per row (its number first and
+    # last, `x` the first seat, `o` the second, `-` empty), then the letters again
+    seat = {"x": 0, "o": 1}
+    cells = []
+    for line in str(state).splitlines():
+        words = line.split()
+        if words and words[0].isdigit():
+            cells += [(f"{chr(ord('a') + col)}{words[0]}", seat[mark])
+                      for col, mark in enumerate(words[1:-1]) if mark in seat]
+    return tuple(sorted(cells))
+
+
+def _othello_rulewright(state: State) -> Hashable:
+    return _grid_rulewright(state, "disc")
+
+
 ADAPTERS: dict[str, Adapter] = {
     "hex": Adapter("hex", "hex", _hex_action, _hex_openspiel, _hex_rulewright,
                    doc="the stones on the board, cell by cell"),
     "liars-dice": Adapter("liars-dice", "liars_dice", _dice_action, _dice_openspiel, _dice_rulewright,
                           chance=_dice_chance, doc="each seat's die and the last bid"),
+    "connect-four": Adapter("connect-four", "connect_four", _four_action, _four_openspiel, _four_rulewright,
+                            doc="the discs in the rack, cell by cell"),
+    "breakthrough": Adapter("breakthrough", "breakthrough", _breakthrough_action, _breakthrough_openspiel,
+                            _breakthrough_rulewright, doc="the pieces on the board, cell by cell"),
+    "othello": Adapter("othello", "othello", _othello_action, _othello_openspiel, _othello_rulewright,
+                       doc="the discs on the board, cell by cell"),
 }
 
 __all__ = ["ADAPTERS", "MAX_MOVES", "Adapter", "Mismatch", "Report", "play", "read_field", "rulewright_returns", "run"]

@@ -79,6 +79,8 @@ class View:
     per: Mapping[str, str | None]
     visible: Mapping[str, str]
     enums: Mapping[str, tuple[str, ...]]  # the values of each enumeration field (by field name)
+    # the fields of an optional type (`optional(player)`): `none` is their empty value, every other one is drawn
+    optional: frozenset[str] = frozenset()
     question: str | None = None
     scores: tuple[int, ...] | None = None  # at the end of the game only (the scores reveal all)
     # the rule file's hints (`drawing:`): a colour per value name, an icon per component's label
@@ -124,7 +126,7 @@ def view_of(state: State, seat: int | None) -> View:
         roles=tuple(info.roles), players=state.num_players, to_act=to_act, phase=state.PHASES[state.phase],
         turn=state.turn, terminal=state.terminal, fields=fields,
         per={f.name: f.per for f in state.FIELDS}, visible={f.name: f.visible for f in state.FIELDS},
-        enums=enums, question=question,
+        enums=enums, question=question, optional=frozenset(f.name for f in state.FIELDS if f.kind == "optional"),
         scores=tuple(state.scores()) if state.terminal else None,
     )
 
@@ -375,7 +377,11 @@ def short(text: str, n: int = 3) -> str:
 
 def plain(view: View, name: str, values: Iterable[Any]) -> Any:
     """The value of a per-spot or per-region field drawn as nothing: the field's empty value, an
-    enumeration's first value, or the player most entries hold."""
+    enumeration's first value, or the player most entries hold (a field of type `player`, whose every
+    entry names one: the seat left on the spots nobody took). An optional field's empty value is
+    `none`: a seat it names is always drawn (connect four's discs, most of them the first seat's)."""
+    if name in view.optional:
+        return None
     enum = view.enums.get(name)
     if enum:
         return enum[0]

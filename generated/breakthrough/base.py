@@ -32,8 +32,7 @@ def _board__board() -> rt.GridBoard:
         'board',
         8,  # rows
         8,  # columns
-        (  # the rows as drawn, the top one first (a space: no cell)
-        ),
+        (),  # (not drawn: every cell of the rows and columns)
         'all',  # neighbours: a side or a corner shared
         (),
         (

@@ -32,8 +32,7 @@ def _board__rack() -> rt.GridBoard:
         'rack',
         6,  # rows
         7,  # columns
-        (  # the rows as drawn, the top one first (a space: no cell)
-        ),
+        (),  # (not drawn: every cell of the rows and columns)
         'orthogonal',  # neighbours: a side shared
         (),
         (

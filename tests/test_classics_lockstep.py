@@ -20,7 +20,7 @@ pytest.importorskip(
                       "OpenSpiel (pip install 'rulewright[openspiel]' where it has one)")
 from rulewright.interop.lockstep import ADAPTERS, Adapter, run  # noqa: E402
 
-GAMES = {"hex": 20, "liars-dice": 200}
+GAMES = {"hex": 20, "liars-dice": 200, "leduc-poker": 200}
 
 
 @pytest.mark.parametrize("classic", sorted(GAMES))
@@ -52,6 +52,13 @@ BROKEN = [
     # a bid of the same count and face allowed again
     ("liars-dice", "range(bid_face + 1, 7) if n == bid_count", "range(bid_face, 7) if n == bid_count",
      "legal in rulewright only"),
+    # classics3: a pair with the public card no better than its rank alone
+    ("leduc-poker", " + (10 if hand[p][0].rank == value_of(public).rank else 0)", "",
+     "the returns differ"),
+    # a third raise allowed in a round
+    ("leduc-poker", 'when: "raises < 2"', 'when: "raises < 3"', "legal in rulewright only"),
+    # the second round's raises of 2, as the first's
+    ("leduc-poker", "(2 if betting_round == 1 else 4)", "2", "the positions differ"),
 ]
 
 

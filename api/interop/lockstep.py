@@ -334,3 +334,38 @@ ADAPTERS: dict[str, Adapter] = {
 }
 
 __all__ = ["ADAPTERS", "MAX_MOVES", "Adapter", "Mismatch", "Report", "play", "read_field", "rulewright_returns", "run"]
+
+
+# -- classics3: Leduc poker and oshi-zumo ---------------------------------------------------------------
+def _leduc_action(text: str) -> str:
+    # OpenSpiel's `Fold`, `Call` (a check when nothing is owed) and `Raise`
+    return text.lower()
+
+
+def _leduc_chance(text: str) -> tuple[str, Any]:
+    # OpenSpiel's `Chance outcome:3`: card 3 of 0 to 5 (rank = number // 2), rules/leduc-poker's card4
+    return "draw", int(text.rsplit(":", 1)[1])
+
+
+_LEDUC_STACK = 100  # OpenSpiel's chips per seat before the ante
+
+
+def _leduc_openspiel(state: Any) -> Hashable:
+    # `str(state)`: `Round: 1`, `Money (player_0 player_1): 99 99`, `Cards (public player_0
+    # player_1): -10000 1 5` (-10000: not turned up yet); the money once over holds the pot won
+    lines = dict(line.split(": ", 1) for line in str(state).splitlines() if ": " in line)
+    public, *hands = (int(c) for c in lines["Cards (public player_0 player_1)"].split())
+    money = None if state.is_terminal() else tuple(int(m) for m in lines["Money (player_0 player_1)"].split())
+    return tuple(hands), (None if public < 0 else public), int(lines["Round"]), money
+
+
+def _leduc_rulewright(state: State) -> Hashable:
+    stakes: Sequence[int] = read_field(state, "stake")
+    money = None if state.is_terminal() else tuple(_LEDUC_STACK - s for s in stakes)
+    hands = tuple(hand[0] if hand else None for hand in read_field(state, "hand"))  # (a hand of one card)
+    return hands, read_field(state, "public"), read_field(state, "betting_round"), money
+
+
+ADAPTERS["leduc-poker"] = Adapter(
+    "leduc-poker", "leduc_poker", _leduc_action, _leduc_openspiel, _leduc_rulewright, chance=_leduc_chance,
+    doc="each seat's card, the public card, the betting round and each seat's money")

@@ -1,6 +1,6 @@
-"""The classics (rules/hex, rules/liars-dice) played move for move against OpenSpiel's own
-implementations (rulewright.interop.lockstep), and broken copies of them that the harness must
-catch: a test that proves the lockstep can fail.
+"""The classics (rules/hex, rules/liars-dice, rules/leduc-poker, rules/oshi-zumo) played move for
+move against OpenSpiel's own implementations (rulewright.interop.lockstep), and broken copies of
+them that the harness must catch: a test that proves the lockstep can fail.
 
 620 seeded random games in all here (hex is the slow one: a tenth of a second a game, both sides
 and the comparisons); `scripts/lockstep_openspiel.py GAME --games 10000` is the long run.

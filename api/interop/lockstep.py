@@ -14,6 +14,13 @@ game rolls at the start of a turn in both, and rulewright's roll runs in the mov
 turn before. Any draw of rulewright's that OpenSpiel did not make, and any outcome OpenSpiel drew
 that rulewright's move did not use, is a mismatch.
 
+At OpenSpiel's simultaneous nodes (`is_simultaneous_node()`, a game of SIMULTANEOUS dynamics such
+as oshi_zumo) every seat chooses at once: rulewright's `choosing()` must list every seat, each
+seat's `legal_actions(seat)` must map one to one onto OpenSpiel's `legal_actions(seat)`, and the
+joint action, one chosen at random per seat, is played there with `apply_actions` and here with
+`apply(action, seat=seat)` seat by seat (the move is played as the last seat chooses; the chance
+OpenSpiel draws after it is forced into that move). Such a decision counts as one move.
+
 At every decision the two games must agree on whose turn it is, on the set of legal actions
 (every OpenSpiel action mapped to a distinct rulewright move, and every rulewright move the image
 of one), on whether the game is over and on the position, read from each side by the adapter

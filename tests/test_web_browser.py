@@ -110,7 +110,9 @@ def history(driver: WebDriver) -> int:
 
 def my_turn(driver: WebDriver) -> bool:
     moves = driver.find_elements(By.CSS_SELECTOR, "#moves button")
-    return bool(moves) and "P1 to act" in driver.find_element(By.ID, "status").text
+    status = driver.find_element(By.ID, "status").text
+    together = status.split(" choose at once")[0].replace(",", " ").split() if " choose at once" in status else []
+    return bool(moves) and ("P1 to act" in status or "P1" in together)  # (`P1, P2 choose at once`: simultaneous)
 
 
 def game_over(driver: WebDriver) -> bool:

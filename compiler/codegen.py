@@ -82,7 +82,9 @@ def _unparen(code: str | Expr) -> str:
     if isinstance(code, Paren):
         return text(code.value)
     if isinstance(code, Tuple):
-        return text(replace(code, parenthesised=False))
+        # (a tuple of one item keeps its parentheses: `a,` is a tuple only where a statement's
+        # value stands alone, and `tuple(a,)` is a call with one argument)
+        return text(code) if len(code.elts) == 1 else text(replace(code, parenthesised=False))
     if not isinstance(code, str):
         return text(code)
     wrapped = _paren(code)

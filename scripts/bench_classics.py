@@ -41,6 +41,13 @@ if side == "openspiel":
             if state.is_chance_node():
                 outcomes, probs = zip(*state.chance_outcomes())
                 state.apply_action(pick.choices(outcomes, probs)[0])
+            elif state.is_simultaneous_node():  # (every seat chooses at once: a choice each, as rulewright's)
+                chosen = []
+                for p in range(game.num_players()):
+                    legal = state.legal_actions(p)
+                    chosen.append(legal[pick.randrange(len(legal))])
+                state.apply_actions(chosen)
+                moves += len(chosen)
             else:
                 legal = state.legal_actions()
                 state.apply_action(legal[pick.randrange(len(legal))])

@@ -1,8 +1,8 @@
-"""The classics (rules/hex, rules/liars-dice) played move for move against OpenSpiel's own
-implementations (rulewright.interop.lockstep), and broken copies of them that the harness must
-catch: a test that proves the lockstep can fail.
+"""The classics (rules/hex, rules/liars-dice, rules/leduc-poker, rules/oshi-zumo) played move for
+move against OpenSpiel's own implementations (rulewright.interop.lockstep), and broken copies of
+them that the harness must catch: a test that proves the lockstep can fail.
 
-220 seeded random games in all here (hex is the slow one: a tenth of a second a game, both sides
+620 seeded random games in all here (hex is the slow one: a tenth of a second a game, both sides
 and the comparisons); `scripts/lockstep_openspiel.py GAME --games 10000` is the long run.
 """
 
@@ -20,7 +20,8 @@ pytest.importorskip(
                       "OpenSpiel (pip install 'rulewright[openspiel]' where it has one)")
 from rulewright.interop.lockstep import ADAPTERS, Adapter, run  # noqa: E402
 
-GAMES = {"breakthrough": 200, "connect-four": 200, "othello": 200, "hex": 20, "liars-dice": 200}
+GAMES = {"breakthrough": 200, "connect-four": 200, "othello": 200, "hex": 20, "liars-dice": 200,
+         "leduc-poker": 200, "oshi-zumo": 200}
 
 
 @pytest.mark.parametrize("classic", sorted(GAMES))
@@ -77,6 +78,25 @@ BROKEN = [
     ("othello", "2 * discs(player) < count(disc[s] != none for s in spots) else 0)",
      "2 * discs(player) < count(disc[s] != none for s in spots) else (1 if player == players[1] else -1))",
      "the returns differ"),
+    # classics3: a pair with the public card no better than its rank alone
+    ("leduc-poker", " + (10 if hand[p][0].rank == value_of(public).rank else 0)", "",
+     "the returns differ"),
+    # a third raise allowed in a round
+    ("leduc-poker", 'when: "raises < 2"', 'when: "raises < 3"', "legal in rulewright only"),
+    # the second round's raises of 2, as the first's
+    ("leduc-poker", "(2 if betting_round == 1 else 4)", "2", "the positions differ"),
+    # oshi-zumo: a tie pushes the wrestler toward the first seat's edge
+    ("oshi-zumo", "elif bid[players[1]] > bid[players[0]]:", "else:", "the positions differ"),
+    # a bid of at least one coin (OpenSpiel's min_bid 1, not its default 0)
+    ("oshi-zumo", 'n: "range(0, coins[deciding] + 1)"', 'n: "range(1, coins[deciding] + 1)"',
+     "legal actions of seat 0 differ"),
+    # the first seat bids alone: the second is never asked
+    ("oshi-zumo", "simultaneous: players ", 'simultaneous: "[players[0]]" ', "choose at once in OpenSpiel"),
+    # the returns of the two halves swapped
+    ("oshi-zumo", "1 if wrestler * push(player) > 0 else (-1 if", "-1 if wrestler * push(player) > 0 else (1 if",
+     "the returns differ"),
+    # a draw scored 1 each: the promise `sum: 0` broken, a mismatch (not an error of the harness)
+    ("oshi-zumo", "push(player) < 0 else 0)", "push(player) < 0 else 1)", "rulewright's returns fail"),
 ]
 
 
@@ -180,3 +200,24 @@ def test_breakthrough_ends_when_the_last_piece_is_taken(tmp_path: Path) -> None:
     game = broken(tmp_path, "breakthrough", "- if left[value_of(piece[t])] == 0:", "- if left[value_of(piece[t])] < 0:")
     with pytest.raises(_Differ, match="the game is over in OpenSpiel"):
         _lockstep_line(game, line)
+
+
+def test_oshi_zumo_ends_at_the_horizon_as_openspiel_does() -> None:
+    # Random bids spend the coins in a few rounds: the horizon (1000 rounds, OpenSpiel's default)
+    # is reached by bidding nothing, after one push toward the second seat's edge.
+    import pyspiel
+
+    from rulewright.loading import load
+
+    adapter = ADAPTERS["oshi-zumo"]
+    os_state = pyspiel.load_game(adapter.openspiel).new_initial_state()
+    rw = load(adapter.ruleset).new_state(seed=0)
+    for n in range(1000):
+        bids = (1, 0) if n == 0 else (0, 0)
+        assert not os_state.is_terminal() and not rw.is_terminal(), n
+        os_state.apply_actions(list(bids))
+        for seat, bid in enumerate(bids):
+            rw.apply(f"bid {bid}", seat=seat)
+        assert adapter.openspiel_position(os_state) == adapter.rulewright_position(rw)
+    assert os_state.is_terminal() and rw.is_terminal()
+    assert list(os_state.returns()) == list(rw.returns()) == [1.0, -1.0]

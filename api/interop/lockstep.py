@@ -14,6 +14,13 @@ game rolls at the start of a turn in both, and rulewright's roll runs in the mov
 turn before. Any draw of rulewright's that OpenSpiel did not make, and any outcome OpenSpiel drew
 that rulewright's move did not use, is a mismatch.
 
+At OpenSpiel's simultaneous nodes (`is_simultaneous_node()`, a game of SIMULTANEOUS dynamics such
+as oshi_zumo) every seat chooses at once: rulewright's `choosing()` must list every seat, each
+seat's `legal_actions(seat)` must map one to one onto OpenSpiel's `legal_actions(seat)`, and the
+joint action, one chosen at random per seat, is played there with `apply_actions` and here with
+`apply(action, seat=seat)` seat by seat (the move is played as the last seat chooses; the chance
+OpenSpiel draws after it is forced into that move). Such a decision counts as one move.
+
 At every decision the two games must agree on whose turn it is, on the set of legal actions
 (every OpenSpiel action mapped to a distinct rulewright move, and every rulewright move the image
 of one), on whether the game is over and on the position, read from each side by the adapter
@@ -164,7 +171,11 @@ def _compare(adapter: Adapter, os_state: Any, rw: State) -> dict[int, Action]:
     if os_position != rw_position:
         raise _Differ(f"the positions differ:\n  OpenSpiel:  {os_position}\n  rulewright: {rw_position}")
     if os_over:
-        os_returns, rw_returns = list(os_state.returns()), rulewright_returns(rw)
+        try:
+            rw_returns = rulewright_returns(rw)
+        except RulewrightError as exc:  # (a promise of `returns:` broken: `sum:`, `range:`)
+            raise _Differ(f"rulewright's returns fail: {exc}") from exc
+        os_returns = list(os_state.returns())
         if len(os_returns) != len(rw_returns) or not all(
                 math.isclose(a, b, abs_tol=1e-9) for a, b in zip(os_returns, rw_returns, strict=True)):
             raise _Differ(f"the returns differ: OpenSpiel {os_returns}, rulewright {rw_returns}")
@@ -172,11 +183,16 @@ def _compare(adapter: Adapter, os_state: Any, rw: State) -> dict[int, Action]:
     seat, actor = int(os_state.current_player()), rw.to_act()
     if seat != actor:
         raise _Differ(f"seat {seat} is to act in OpenSpiel, {actor} in rulewright")
-    by_text = {_norm(str(a)): a for a in rw.legal_actions()}
+    return _mapped(adapter, os_state, seat, rw.legal_actions())
+
+
+def _mapped(adapter: Adapter, os_state: Any, seat: int, rw_legal: Sequence[Action]) -> dict[int, Action]:
+    """OpenSpiel's legal actions of `seat` mapped to rulewright's `rw_legal`, one to one."""
+    by_text = {_norm(str(a)): a for a in rw_legal}
     mapped: dict[int, Action] = {}
     seen: dict[str, str] = {}
     missing: list[str] = []
-    for a in os_state.legal_actions():
+    for a in os_state.legal_actions(seat):
         os_text = os_state.action_to_string(seat, a)
         text = _norm(adapter.action(os_text))
         if text in seen:
@@ -188,10 +204,50 @@ def _compare(adapter: Adapter, os_state: Any, rw: State) -> dict[int, Action]:
             missing.append(f"{os_text!r} ({text!r})")
     extra = sorted(t for t in by_text if t not in seen)
     if missing or extra:
-        raise _Differ("the legal actions differ:"
+        raise _Differ(f"the legal actions{'' if os_state.current_player() >= 0 else f' of seat {seat}'} differ:"
                       + (f"\n  legal in OpenSpiel only: {', '.join(missing[:20])}" if missing else "")
                       + (f"\n  legal in rulewright only: {', '.join(extra[:20])}" if extra else ""))
     return mapped
+
+
+def _compare_simultaneous(adapter: Adapter, os_state: Any, rw: State) -> dict[int, dict[int, Action]]:
+    """Compare a simultaneous decision of OpenSpiel's (`is_simultaneous_node()`): the game is on in
+    both, the positions agree, the seats choosing are every seat of OpenSpiel's (each has legal
+    actions there) and rulewright's `choosing()`, and each seat's legal actions map one to one."""
+    if rw.is_terminal():
+        raise _Differ("the game is not over in OpenSpiel, over in rulewright")
+    os_position, rw_position = adapter.openspiel_position(os_state), adapter.rulewright_position(rw)
+    if os_position != rw_position:
+        raise _Differ(f"the positions differ:\n  OpenSpiel:  {os_position}\n  rulewright: {rw_position}")
+    seats, choosing = list(range(os_state.num_players())), list(rw.choosing())
+    if seats != choosing:
+        raise _Differ(f"seats {seats} choose at once in OpenSpiel, {choosing} in rulewright")
+    return {seat: _mapped(adapter, os_state, seat, rw.legal_actions(seat)) for seat in seats}
+
+
+def _play_simultaneous(adapter: Adapter, os_state: Any, rw: State, pick: random.Random,
+                       history: list[str]) -> None:
+    """One simultaneous decision: each seat's action chosen at random among OpenSpiel's, played at
+    once there (`apply_actions`) and seat by seat in rulewright (`apply(action, seat=)`), the chance
+    OpenSpiel draws after it forced into rulewright's move (played as the last seat chooses)."""
+    joint = _compare_simultaneous(adapter, os_state, rw)
+    chosen = [pick.choice(sorted(joint[seat])) for seat in sorted(joint)]
+    history.append(", ".join(f"P{seat + 1} {os_state.action_to_string(seat, a)}"
+                             for seat, a in zip(sorted(joint), chosen, strict=True)))
+    os_state.apply_actions(chosen)
+    forced = _forced(adapter, _chance(os_state, pick, history))
+    rw.rng.forced = forced
+    for seat, a in zip(sorted(joint), chosen, strict=True):
+        try:
+            rw.apply(joint[seat][a], seat=seat)
+        except ChanceNeeded as exc:
+            raise _Differ(f"rulewright's choice {joint[seat][a]} of seat {seat} draws chance ({exc.n} outcomes) "
+                          "that OpenSpiel does not") from exc
+        except RulewrightError as exc:
+            raise _Differ(f"rulewright's choice {joint[seat][a]} of seat {seat} fails: {exc}") from exc
+    _check_used(forced, "simultaneous move " + ", ".join(str(joint[seat][a])
+                                                           for seat, a in zip(sorted(joint), chosen, strict=True)))
+    rw.rng.forced = None
 
 
 def play(adapter: Adapter, seed: int, game: Game, os_game: Any) -> tuple[Mismatch | None, int, bool]:
@@ -212,6 +268,13 @@ def play(adapter: Adapter, seed: int, game: Game, os_game: Any) -> tuple[Mismatc
         _check_used(rng.forced, "setup")
         rw.rng.forced = None
         while True:
+            if os_state.is_simultaneous_node():  # (every seat chooses at once: one decision)
+                if move >= MAX_MOVES:
+                    _compare_simultaneous(adapter, os_state, rw)
+                    return None, move, True
+                _play_simultaneous(adapter, os_state, rw, pick, history)
+                move += 1
+                continue
             mapped = _compare(adapter, os_state, rw)
             if not mapped:
                 return None, move, False
@@ -414,3 +477,59 @@ ADAPTERS: dict[str, Adapter] = {
 }
 
 __all__ = ["ADAPTERS", "MAX_MOVES", "Adapter", "Mismatch", "Report", "play", "read_field", "rulewright_returns", "run"]
+
+
+# -- classics3: Leduc poker and oshi-zumo ---------------------------------------------------------------
+def _leduc_action(text: str) -> str:
+    # OpenSpiel's `Fold`, `Call` (a check when nothing is owed) and `Raise`
+    return text.lower()
+
+
+def _leduc_chance(text: str) -> tuple[str, Any]:
+    # OpenSpiel's `Chance outcome:3`: card 3 of 0 to 5 (rank = number // 2), rules/leduc-poker's card4
+    return "draw", int(text.rsplit(":", 1)[1])
+
+
+_LEDUC_STACK = 100  # OpenSpiel's chips per seat before the ante
+
+
+def _leduc_openspiel(state: Any) -> Hashable:
+    # `str(state)`: `Round: 1`, `Money (player_0 player_1): 99 99`, `Cards (public player_0
+    # player_1): -10000 1 5` (-10000: not turned up yet); the money once over holds the pot won
+    lines = dict(line.split(": ", 1) for line in str(state).splitlines() if ": " in line)
+    public, *hands = (int(c) for c in lines["Cards (public player_0 player_1)"].split())
+    money = None if state.is_terminal() else tuple(int(m) for m in lines["Money (player_0 player_1)"].split())
+    return tuple(hands), (None if public < 0 else public), int(lines["Round"]), money
+
+
+def _leduc_rulewright(state: State) -> Hashable:
+    stakes: Sequence[int] = read_field(state, "stake")
+    money = None if state.is_terminal() else tuple(_LEDUC_STACK - s for s in stakes)
+    hands = tuple(hand[0] if hand else None for hand in read_field(state, "hand"))  # (a hand of one card)
+    return hands, read_field(state, "public"), read_field(state, "betting_round"), money
+
+
+ADAPTERS["leduc-poker"] = Adapter(
+    "leduc-poker", "leduc_poker", _leduc_action, _leduc_openspiel, _leduc_rulewright, chance=_leduc_chance,
+    doc="each seat's card, the public card, the betting round and each seat's money")
+
+
+def _sumo_action(text: str) -> str:
+    # OpenSpiel's `[P0]Bid: 7` (the seat, then the coins bid)
+    return "bid " + text.rsplit(":", 1)[1].strip()
+
+
+def _sumo_openspiel(state: Any) -> Hashable:
+    # `str(state)`: `Coins: 47 46, Field: #..W....#`: the wrestler's cell, edge (`#`) to edge
+    coins, field = str(state).strip().split(", ")
+    cells = field.split(": ", 1)[1]
+    return tuple(int(c) for c in coins.split(": ", 1)[1].split()), cells.index("W") - len(cells) // 2
+
+
+def _sumo_rulewright(state: State) -> Hashable:
+    return tuple(read_field(state, "coins")), read_field(state, "wrestler")
+
+
+ADAPTERS["oshi-zumo"] = Adapter(
+    "oshi-zumo", "oshi_zumo", _sumo_action, _sumo_openspiel, _sumo_rulewright,
+    doc="each seat's coins and the wrestler's cell from the middle (simultaneous bids)")

@@ -161,7 +161,8 @@ def test_a_game_is_played_by_clicking(ruleset: str, server: tuple[str, WebApp], 
         browser.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", unlit[0])
         wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#message .why"), "why the click plays nothing")
         assert "No move of yours names" in browser.find_element(By.ID, "message").text
-    if labels and not ruleset.startswith(("mandarin", "connect-four")):  # (no board, or moves naming no spot: from the list)
+    # (a game with no board, or whose moves name no spot, is played from the list of moves)
+    if labels and not ruleset.startswith(("mandarin", "connect-four")):
         assert clicked_spot
     screenshot(browser, shots, f"play-{ruleset}")
     assert console_errors(browser) == []

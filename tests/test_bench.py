@@ -1,0 +1,152 @@
+"""`rulewright bench --option` (the reading measured) and `bench --profile` (where a playout's
+time goes, by rule line: api/profiling.py), on the small test game tests/games/lanterns.yaml (one
+option, `tied_garden`). The figures of plain `bench` are tests/test_cli.py's; `bench --native`'s,
+which needs the native build, tests/test_native.py's."""
+
+from __future__ import annotations
+
+import json
+import linecache
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from rulewright import profiling
+from rulewright.commands import bench
+from rulewright.compiler import driver
+from rulewright.runtime.rng import Rng
+from rulewright.runtime.state import State
+from tests.helpers.cli import assert_user_error, run
+
+ROOT = Path(__file__).resolve().parent.parent
+LANTERNS = ROOT / "tests" / "games" / "lanterns.yaml"
+QUICK = ("--seconds", "0.05")
+
+
+def test_bench_says_the_options_it_measured() -> None:
+    result = run("bench", str(LANTERNS), "--option", "tied_garden=dark", *QUICK, "--json", "--no-per-pass")
+    assert result.exit_code == 0, result.output
+    (entry,) = json.loads(result.stdout)["rulesets"]
+    assert entry["options"] == {"tied_garden": "dark"} and entry["playouts"] >= 1
+    # the table names the options given, as the rule set took them (the JSON of a run naming none
+    # has the defaults: test_profile_of_a_variant_tells_its_lines_and_its_base_s)
+    result = run("bench", str(LANTERNS), "--option", "tied_garden=dark", *QUICK)
+    assert result.exit_code == 0, result.output
+    assert "tied_garden=dark" in result.stdout
+
+
+@pytest.mark.parametrize(("option", "said"), [
+    ("tied_garden=grey", "option `tied_garden` has no value `grey` (choose one of shared, dark)"),
+    ("colour=red", "has no option `colour` (its options: tied_garden)"),
+    ("tied_garden", "bad --option `tied_garden`: expected NAME=VALUE"),
+])
+def test_a_wrong_option_is_a_usage_error_naming_the_choices(option: str, said: str) -> None:
+    for mode in ((), ("--profile",)):
+        result = run("bench", str(LANTERNS), "--option", option, *QUICK, *mode)
+        assert_user_error(result, said)
+        assert result.exit_code == 2 and result.stdout == ""
+
+
+def test_an_option_for_other_player_counts_is_refused_before_playing() -> None:
+    result = run("bench", "china-schacht", "--option", "board=face_4_5", *QUICK, "--no-per-pass")
+    assert_user_error(result, "china-schacht: board `face_4_5` is for 4 to 5 players, not 3")
+    assert result.exit_code == 2
+
+
+def test_the_native_worker_plays_with_the_options_passed(monkeypatch: pytest.MonkeyPatch,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """`bench --native`'s worker process (run here in-process, interpreted): the options reach its
+    games (a value the rule set lacks fails them), and it says what it played."""
+    monkeypatch.setattr(sys, "argv", ["-c", "hex", "0", "0.01", "{}"])
+    bench._native_worker()
+    said = json.loads(capsys.readouterr().out)
+    assert said["ruleset"] == "hex" and said["players"] == 2 and said["playouts"] >= 1 and said["native"] is False
+    monkeypatch.setattr(sys, "argv", ["-c", "hex", "0", "0.01", json.dumps({"board": "hex9"})])
+    with pytest.raises(SystemExit, match="has no option `board`"):
+        bench._native_worker()
+
+
+def test_profile_by_rule_line() -> None:
+    result = run("bench", str(LANTERNS), "--profile", "--option", "tied_garden=dark", "--seconds", "0.1", "--json")
+    assert result.exit_code == 0, result.output
+    (found,) = json.loads(result.stdout)["profiles"]
+    assert found["options"] == {"tied_garden": "dark"} and found["playouts"] >= 1 and found["samples"] >= 20
+    assert sum(found["parts_pct"].values()) == pytest.approx(100, abs=0.3)
+    text = LANTERNS.read_text(encoding="utf-8").splitlines()
+    shown = display_of(LANTERNS)
+    for line in found["lines"]:
+        assert line["self_pct"] + line["runtime_pct"] <= line["total_pct"] + 0.1, line
+        if not line["where"].startswith("(compiler-made) "):
+            path, _, number = line["where"].rpartition(":")
+            assert path == shown and line["rule"] == " ".join(text[int(number) - 1].split()), line
+    # the listing of the free spots (`free`, read by `choose` and `end`) is sampled in any run
+    assert any(line["where"] == f"{shown}:38" and line["total_pct"] > 0 for line in found["lines"])
+
+
+def test_profile_of_a_variant_tells_its_lines_and_its_base_s(tmp_path: Path) -> None:
+    (tmp_path / "lanterns.yaml").write_text(LANTERNS.read_text(encoding="utf-8"), encoding="utf-8")
+    variant = tmp_path / "short.yaml"
+    variant.write_text('extends: lanterns.yaml\nend: "not free or max(points[p] for p in players) >= 12"\n',
+                       encoding="utf-8")
+    result = run("bench", str(variant), "--profile", "--seconds", "0.1", "--json")
+    assert result.exit_code == 0, result.output
+    (found,) = json.loads(result.stdout)["profiles"]
+    assert found["options"] == {"tied_garden": "shared"}  # the defaults: the reading measured
+    assert any(line["where"] == f"{display_of(variant)}:2" for line in found["lines"])  # the variant's `end:`
+    assert any(line["where"].startswith(f"{display_of(tmp_path / 'lanterns.yaml')}:") for line in found["lines"])
+    result = run("bench", str(variant), "--profile", "--seconds", "0.05")
+    assert result.exit_code == 0, result.output
+    out = " ".join(result.stdout.split())
+    for part in (profiling.RULES, profiling.RUNTIME_OF_RULES, profiling.AGENT, "by rule line"):
+        assert part in out
+    assert f"{display_of(tmp_path / 'lanterns.yaml')}:" in out
+
+
+def test_profile_is_refused_with_native_or_per_pass() -> None:
+    for other in ("--native", "--per-pass"):
+        result = run("bench", "hex", "--profile", other)
+        assert_user_error(result, "--profile", other)
+        assert result.exit_code == 2
+
+
+def test_samples_are_told_by_rule_line_runtime_and_agent_loop() -> None:
+    """The attribution itself, on stacks made by hand from the code of a compiled game: each sample
+    counts for its innermost frame (self), the runtime it is in (for the innermost rule line on the
+    stack), and every rule line on the stack (total)."""
+    compiled = driver.compile_file(LANTERNS)
+    game = bench.game_from_source(compiled)
+    hang = game.state_class._do__hang.__code__  # type: ignore[attr-defined]
+    lantern_line = next(n for n in range(hang.co_firstlineno, hang.co_firstlineno + 30)
+                        if linecache.getline(hang.co_filename, n).rstrip().endswith("lanterns.yaml:51"))
+    loop = (State.play_randomly.__code__, 1)
+    move = (State._apply_listed.__code__, 1)
+    runtime = (State._next_turn.__code__, 1)
+    stacks: Counter[tuple[tuple[object, int], ...]] = Counter({
+        ((hang, lantern_line), move, loop): 3,  # the rule line's own code
+        (runtime, (hang, lantern_line), move, loop): 2,  # a runtime function it calls
+        ((hang, hang.co_firstlineno), move, loop): 1,  # the action's call: its header's rule line
+        (loop,): 1,  # the agent loop
+        ((Rng.below.__code__, 1), loop): 1,  # the agent's random choice
+        (move, loop): 1,  # the runtime's own
+        (): 1,  # the sampler's loop
+    })
+    found = profiling.attribute(stacks, game, 1, 1, 0.01, compiled.files)  # type: ignore[arg-type]
+    by_line = {line.where: line for line in found.lines}
+    shown = display_of(LANTERNS)
+    assert (by_line[f"{shown}:51"].self_, by_line[f"{shown}:51"].runtime, by_line[f"{shown}:51"].total) == (
+        0.3, 0.2, 0.5)
+    assert by_line[f"{shown}:51"].text == "- lantern[s] = current"
+    header = next(line for where, line in by_line.items() if where != f"{shown}:51")
+    assert header.text == "hang:" and (header.self_, header.total) == (0.1, 0.1)
+    assert found.parts == {profiling.RULES: 0.4, profiling.RUNTIME_OF_RULES: 0.2, profiling.RUNTIME_OF_MOVES: 0.1,
+                           profiling.AGENT: 0.2, profiling.OTHER: 0.1}
+    assert found.runtime_functions == [(f"runtime/state.py:{runtime[0].co_firstlineno} State._next_turn", 0.2),
+                                       (f"runtime/state.py:{move[0].co_firstlineno} State._apply_listed", 0.1)]
+
+
+def display_of(path: Path) -> str:
+    from rulewright.core.paths import display
+
+    return display(path)

@@ -118,6 +118,8 @@ def sample_playouts(game: Game, players: int, seconds: float, options: Mapping[s
     here = sys._getframe()
 
     def take(signum: int, frame: FrameType | None) -> None:
+        if frame is not None and frame.f_code is take.__code__:
+            return  # (a signal come while the handler ran, off the CPU: a sample of the sampler)
         stack = []
         while frame is not None and frame is not here:
             stack.append((frame.f_code, frame.f_lineno or 0))

@@ -232,7 +232,7 @@ def bench_passes(path: Path, seconds: float, players: int | None = None,
 @click.option("--profile", is_flag=True,
               help="Instead of the figures: where the time of SECONDS of random playouts goes, by rule line "
                    "(self, the runtime it calls, and all under it), and the runtime's and the agent loop's "
-                   "shares. Interpreted code only (not with --native); sampled every 0.5 ms of CPU time.")
+                   "shares. Interpreted code only (not with --native); sampled every millisecond (api/profiling.py).")
 @optimisation_options
 def command(targets: tuple[str, ...], seconds: float, players: int | None, options: tuple[str, ...], as_json: bool,
             per_pass: bool | None, native: bool, profile: bool, no_opt: bool, no_pass: tuple[str, ...]) -> None:
@@ -490,10 +490,10 @@ def bench_profile(files: Sequence[Path], seconds: float, players: int | None, pa
     console = stdout_console()
     for head, found in results:
         chosen = f", {options_text(head['options'], wanted)}" if wanted else ""
-        parts = Table(title=f"{head['ruleset']} ({plural(head['players'], 'player')}{chosen}): "
-                            f"{plural(found.playouts, 'random playout')}, {found.moves:,} moves, "
-                            f"{found.cpu_seconds:.2f} s of CPU, {plural(found.samples, 'sample')}",
-                      title_justify="left")
+        console.print(literal(f"{head['ruleset']} ({plural(head['players'], 'player')}{chosen}): "
+                              f"{plural(found.playouts, 'random playout')}, {found.moves:,} moves, "
+                              f"{found.cpu_seconds:.2f} s of CPU, {plural(found.samples, 'sample')}"), soft_wrap=True)
+        parts = Table()
         parts.add_column("where the time goes")
         parts.add_column("share", justify="right")
         for name, share in found.parts.items():

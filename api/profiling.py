@@ -114,7 +114,10 @@ def sample_playouts(game: Game, players: int, seconds: float, options: Mapping[s
     seen (innermost frame first, up to this function), the playouts, their moves and the CPU time."""
     if not available():
         raise ProfileUnavailable("--profile needs an interval timer (signal.setitimer), which this platform lacks")
-    taken: list[list[Frame]] = []  # (counted afresh below: hashing a code object reads all of it)
+    # The stacks counted by the identities of their code objects (hashing a code object reads all of
+    # it), so that the memory grows with the stacks seen, not with the samples.
+    taken: Counter[tuple[tuple[int, int], ...]] = Counter()
+    codes: dict[int, CodeType] = {}
     here = sys._getframe()
 
     def take(signum: int, frame: FrameType | None) -> None:
@@ -122,9 +125,12 @@ def sample_playouts(game: Game, players: int, seconds: float, options: Mapping[s
             return  # (a signal come while the handler ran, off the CPU: a sample of the sampler)
         stack = []
         while frame is not None and frame is not here:
-            stack.append((frame.f_code, frame.f_lineno or 0))
+            code = frame.f_code
+            if id(code) not in codes:
+                codes[id(code)] = code
+            stack.append((id(code), frame.f_lineno or 0))
             frame = frame.f_back
-        taken.append(stack)
+        taken[tuple(stack)] += 1
 
     playouts = moves = 0
     previous = signal.signal(signal.SIGALRM, take)
@@ -143,7 +149,10 @@ def sample_playouts(game: Game, players: int, seconds: float, options: Mapping[s
         signal.setitimer(signal.ITIMER_REAL, 0, 0)
         signal.signal(signal.SIGALRM, previous)
     cpu = time.process_time() - started
-    return Counter(tuple(stack) for stack in taken), playouts, moves, cpu
+    stacks: Counter[tuple[Frame, ...]] = Counter()
+    for stack, n in taken.items():
+        stacks[tuple((codes[code], line) for code, line in stack)] += n
+    return stacks, playouts, moves, cpu
 
 
 def generated_files(game: Game) -> set[str]:

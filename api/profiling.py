@@ -27,6 +27,7 @@ import linecache
 import os
 import signal
 import sys
+import threading
 import time
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -114,6 +115,8 @@ def sample_playouts(game: Game, players: int, seconds: float, options: Mapping[s
     seen (innermost frame first, up to this function), the playouts, their moves and the CPU time."""
     if not available():
         raise ProfileUnavailable("--profile needs an interval timer (signal.setitimer), which this platform lacks")
+    if threading.current_thread() is not threading.main_thread():
+        raise ProfileUnavailable("playouts are sampled on the main thread only (where Python runs signal handlers)")
     # The stacks counted by the identities of their code objects (hashing a code object reads all of
     # it), so that the memory grows with the stacks seen, not with the samples.
     taken: Counter[tuple[tuple[int, int], ...]] = Counter()
@@ -134,8 +137,8 @@ def sample_playouts(game: Game, players: int, seconds: float, options: Mapping[s
 
     playouts = moves = 0
     previous = signal.signal(signal.SIGALRM, take)
-    started = time.process_time()
-    signal.setitimer(signal.ITIMER_REAL, INTERVAL, INTERVAL)
+    started, clock = time.process_time(), time.monotonic()
+    armed = signal.setitimer(signal.ITIMER_REAL, INTERVAL, INTERVAL)  # (a timer already set is set again below)
     try:
         while True:
             result = play_game(game, players, derive_seed(0, playouts), options)
@@ -148,6 +151,8 @@ def sample_playouts(game: Game, players: int, seconds: float, options: Mapping[s
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0, 0)
         signal.signal(signal.SIGALRM, previous)
+        if armed[0] > 0:  # (whoever had set it, a test's timeout: its alarm comes, late at worst by a sample)
+            signal.setitimer(signal.ITIMER_REAL, max(armed[0] - (time.monotonic() - clock), INTERVAL), armed[1])
     cpu = time.process_time() - started
     stacks: Counter[tuple[Frame, ...]] = Counter()
     for stack, n in taken.items():

@@ -150,3 +150,24 @@ def display_of(path: Path) -> str:
     from rulewright.core.paths import display
 
     return display(path)
+
+
+@pytest.mark.skipif(not profiling.available(), reason="no interval timer (signal.setitimer) on this platform")
+def test_sampling_leaves_the_timer_and_handler_as_it_found_them() -> None:
+    """A SIGALRM handler and a timer set before (a test's timeout, say) are theirs again after."""
+    import signal
+
+    def mine(signum: int, frame: object) -> None:
+        raise AssertionError("the timer set before the sampling came")
+
+    game = bench.game_from_source(driver.compile_file(LANTERNS))
+    before = signal.signal(signal.SIGALRM, mine)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 100.0)
+        stacks, playouts, _, _ = profiling.sample_playouts(game, 2, 0.02)
+        assert playouts >= 1 and sum(stacks.values()) >= 1
+        assert signal.getsignal(signal.SIGALRM) is mine
+        assert 90 < signal.getitimer(signal.ITIMER_REAL)[0] <= 100
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, before)

@@ -55,6 +55,14 @@ def test_an_option_for_other_player_counts_is_refused_before_playing() -> None:
     assert result.exit_code == 2
 
 
+def test_native_checks_the_options_before_anything_else() -> None:
+    """`bench --native` refuses a wrong option at once: before compiling every rule set to see
+    that generated/ is up to date, and whether or not there is a native build."""
+    result = run("bench", "--native", "hex", "--option", "board=hex9", *QUICK)
+    assert_user_error(result, "hex has no option `board` (its options: none)")
+    assert result.exit_code == 2
+
+
 def test_the_native_worker_plays_with_the_options_passed(monkeypatch: pytest.MonkeyPatch,
                                                           capsys: pytest.CaptureFixture[str]) -> None:
     """`bench --native`'s worker process (run here in-process, interpreted): the options reach its

@@ -393,6 +393,11 @@ def bench_native(targets: tuple[str, ...], seconds: float, players: int | None, 
                                "generated modules (see `rulewright list`)")
             chosen.append(ruleset)
         ids = chosen
+    readings = {}  # (the options checked first: a mistake is told at once, not after compiling every rule set)
+    for ruleset in ids:
+        game = load(ruleset)
+        readings[ruleset] = reading(game, wanted or {}, players if players in game.info.players
+                                    else game.info.players[0])
     compiled = []
     for _, path in bundled:
         try:
@@ -402,11 +407,6 @@ def bench_native(targets: tuple[str, ...], seconds: float, players: int | None, 
             raise CliError(f"{plural(problems, 'problem')} in {display(path)}") from None
     if driver.check_output(driver.share_bases(compiled), generated_dir(), top=True, complete=True):
         raise CliError("generated/ is not up to date with the rules: run `rulewright compile --native`")
-    readings = {}
-    for ruleset in ids:
-        game = load(ruleset)
-        readings[ruleset] = reading(game, wanted or {}, players if players in game.info.players
-                                    else game.info.players[0])
     built = native.find_build()
     if built is None:
         raise CliError(f"no native build of the current sources: {native.HINT}")

@@ -5,7 +5,9 @@ A sampling profiler. A timer (`signal.setitimer(ITIMER_REAL)`) interrupts the pl
 nothing more (a few microseconds a sample). The process's CPU-time timer (ITIMER_PROF) would be the
 natural one, but Linux advances it by the kernel's tick (4 ms here: a quarter of the samples asked);
 a wall-clock sample is as fair for a single-threaded playout that never waits: when the process was
-off the CPU, the signal is taken where it resumes, a point as random as any. Afterwards each generated line is
+off the CPU, the signal is taken where it resumes, a point as random as any, but for a system call
+(the scheduler takes the CPU back at their return): the playouts make none, and the sampling loop
+reads the wall clock (a vDSO call), not the CPU clock (a system call), to stop. Afterwards each generated line is
 read as its rule line: generated code ends every line made from a rule with a comment naming it
 (`# base.yaml:112`) and opens every method with its rule (`# rules/x/base.yaml:104: pick`), the map
 runtime/faults.py reads for the errors of rules; a line without a comment is its block's or method's.
@@ -111,7 +113,7 @@ def available() -> bool:
 def sample_playouts(game: Game, players: int, seconds: float, options: Mapping[str, str] | None = None
                     ) -> tuple[Counter[tuple[Frame, ...]], int, int, float]:
     """Random playouts of `game` (seeds derive_seed(0, 0), derive_seed(0, 1), ..., as `bench`
-    plays them) for `seconds` of CPU time at least (one playout at least), sampled: the stacks
+    plays them) for `seconds` at least (one playout at least), sampled: the stacks
     seen (innermost frame first, up to this function), the playouts, their moves and the CPU time."""
     if not available():
         raise ProfileUnavailable("--profile needs an interval timer (signal.setitimer), which this platform lacks")
@@ -137,7 +139,10 @@ def sample_playouts(game: Game, players: int, seconds: float, options: Mapping[s
 
     playouts = moves = 0
     previous = signal.signal(signal.SIGALRM, take)
-    started, clock = time.process_time(), time.monotonic()
+    # (the loop reads the wall clock, as `bench` does: the CPU clock is a system call, at whose return
+    # a busy machine's scheduler takes the CPU away, so that the samples pending meanwhile fell on
+    # this loop: 15 % of them at a load average of 12)
+    started, clock = time.process_time(), time.perf_counter()
     armed = signal.setitimer(signal.ITIMER_REAL, INTERVAL, INTERVAL)  # (a timer already set is set again below)
     try:
         while True:
@@ -146,13 +151,13 @@ def sample_playouts(game: Game, players: int, seconds: float, options: Mapping[s
                 raise PlayoutFailed(f"random game {playouts} (seed {result.seed}) raised {result.error}")
             playouts += 1
             moves += result.moves
-            if time.process_time() - started >= seconds:
+            if time.perf_counter() - clock >= seconds:
                 break
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0, 0)
         signal.signal(signal.SIGALRM, previous)
         if armed[0] > 0:  # (whoever had set it, a test's timeout: its alarm comes, late at worst by a sample)
-            signal.setitimer(signal.ITIMER_REAL, max(armed[0] - (time.monotonic() - clock), INTERVAL), armed[1])
+            signal.setitimer(signal.ITIMER_REAL, max(armed[0] - (time.perf_counter() - clock), INTERVAL), armed[1])
     cpu = time.process_time() - started
     stacks: Counter[tuple[Frame, ...]] = Counter()
     for stack, n in taken.items():

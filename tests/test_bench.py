@@ -112,6 +112,12 @@ def test_profile_of_a_variant_tells_its_lines_and_its_base_s(tmp_path: Path) -> 
     assert f"{display_of(tmp_path / 'lanterns.yaml')}:" in out
 
 
+def test_profile_of_rules_that_fail_is_one_line_at_their_rule_line() -> None:
+    result = run("bench", str(ROOT / "tests" / "hostile" / "faults" / "index-out-of-range.yaml"), "--profile", *QUICK)
+    assert_user_error(result, "random game 0", "index-out-of-range.yaml:20: game error: list index out of range")
+    assert result.exit_code == 1 and result.stdout == ""
+
+
 def test_profile_is_refused_with_native_or_per_pass() -> None:
     for other in ("--native", "--per-pass"):
         result = run("bench", "hex", "--profile", other)

@@ -459,7 +459,7 @@ PROFILE_FUNCTIONS = 8  # runtime functions shown
 def bench_profile(files: Sequence[Path], seconds: float, players: int | None, passes: frozenset[str],
                   wanted: Mapping[str, str], as_json: bool) -> None:
     """`bench --profile`: each rule set compiled afresh (with the passes named), then `seconds` of
-    CPU time of its random playouts sampled (api/profiling.py), told by rule line."""
+    its random playouts sampled (api/profiling.py), told by rule line."""
     from .. import profiling
 
     if not profiling.available():
@@ -478,6 +478,8 @@ def bench_profile(files: Sequence[Path], seconds: float, players: int | None, pa
             found = profiling.profile(game, count, seconds, options, compiled.files)
         except profiling.PlayoutFailed as exc:
             raise CliError(f"{game.info.ruleset}: {exc}") from None
+        except profiling.ProfileUnavailable as exc:
+            raise CliError(str(exc)) from None
         head: dict[str, Any] = {"ruleset": game.info.ruleset, "file": display(path), "players": count,
                                 "options": options}
         results.append((head, found))

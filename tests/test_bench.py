@@ -77,11 +77,18 @@ def test_the_native_worker_plays_with_the_options_passed(monkeypatch: pytest.Mon
 
 
 def test_profile_by_rule_line() -> None:
-    result = run("bench", str(LANTERNS), "--profile", "--option", "tied_garden=dark", "--seconds", "0.1", "--json")
+    result = run("bench", str(LANTERNS), "--profile", "--option", "tied_garden=dark", "--seconds", "0.2", "--json")
     assert result.exit_code == 0, result.output
     (found,) = json.loads(result.stdout)["profiles"]
-    assert found["options"] == {"tied_garden": "dark"} and found["playouts"] >= 1 and found["samples"] >= 20
-    assert sum(found["parts_pct"].values()) == pytest.approx(100, abs=0.3)
+    # (a busy machine takes few samples: the process is off the CPU most of the time)
+    assert found["options"] == {"tied_garden": "dark"} and found["playouts"] >= 1 and found["samples"] >= 1
+    parts = found["parts_pct"]
+    assert sum(parts.values()) == pytest.approx(100, abs=0.3)
+    # the rule lines' own samples are the rule lines' part, the runtime they call the runtime's
+    slack = 0.05 * len(found["lines"]) + 0.05  # (each share rounded to 0.1)
+    assert sum(line["self_pct"] for line in found["lines"]) == pytest.approx(parts[profiling.RULES], abs=slack)
+    assert sum(line["runtime_pct"] for line in found["lines"]) == pytest.approx(parts[profiling.RUNTIME_OF_RULES],
+                                                                                abs=slack)
     text = LANTERNS.read_text(encoding="utf-8").splitlines()
     shown = display_of(LANTERNS)
     for line in found["lines"]:
@@ -89,8 +96,6 @@ def test_profile_by_rule_line() -> None:
         if not line["where"].startswith("(compiler-made) "):
             path, _, number = line["where"].rpartition(":")
             assert path == shown and line["rule"] == " ".join(text[int(number) - 1].split()), line
-    # the listing of the free spots (`free`, read by `choose` and `end`) is sampled in any run
-    assert any(line["where"] == f"{shown}:38" and line["total_pct"] > 0 for line in found["lines"])
 
 
 def test_profile_of_a_variant_tells_its_lines_and_its_base_s(tmp_path: Path) -> None:
@@ -102,14 +107,23 @@ def test_profile_of_a_variant_tells_its_lines_and_its_base_s(tmp_path: Path) -> 
     assert result.exit_code == 0, result.output
     (found,) = json.loads(result.stdout)["profiles"]
     assert found["options"] == {"tied_garden": "shared"}  # the defaults: the reading measured
-    assert any(line["where"] == f"{display_of(variant)}:2" for line in found["lines"])  # the variant's `end:`
-    assert any(line["where"].startswith(f"{display_of(tmp_path / 'lanterns.yaml')}:") for line in found["lines"])
+    files = {line["where"].rpartition(":")[0] for line in found["lines"]} - {""}
+    assert files <= {display_of(variant), display_of(tmp_path / "lanterns.yaml")}, files
     result = run("bench", str(variant), "--profile", "--seconds", "0.05")
     assert result.exit_code == 0, result.output
     out = " ".join(result.stdout.split())
     for part in (profiling.RULES, profiling.RUNTIME_OF_RULES, profiling.AGENT, "by rule line"):
         assert part in out
-    assert f"{display_of(tmp_path / 'lanterns.yaml')}:" in out
+    # the variant's `end:` and its base's `lantern[s] = current`, each told by its own file's line
+    # (on stacks made by hand: which lines a short run samples is chance)
+    compiled = driver.compile_file(variant)
+    game = bench.game_from_source(compiled)
+    end, hang = frame_at(game.state_class, "short.yaml:2"), frame_at(game.state_class, "lanterns.yaml:51")
+    found_here = profiling.attribute(Counter({(end,): 1, (hang,): 1}), game, 1, 1, 0.01,  # type: ignore[arg-type]
+                                     compiled.files)
+    assert {(line.where, line.text) for line in found_here.lines} == {
+        (f"{display_of(variant)}:2", 'end: "not free or max(points[p] for p in players) >= 12"'),
+        (f"{display_of(tmp_path / 'lanterns.yaml')}:51", "- lantern[s] = current")}
 
 
 def test_profile_of_rules_that_fail_is_one_line_at_their_rule_line() -> None:
@@ -131,9 +145,8 @@ def test_samples_are_told_by_rule_line_runtime_and_agent_loop() -> None:
     stack), and every rule line on the stack (total)."""
     compiled = driver.compile_file(LANTERNS)
     game = bench.game_from_source(compiled)
-    hang = game.state_class._do__hang.__code__  # type: ignore[attr-defined]
-    lantern_line = next(n for n in range(hang.co_firstlineno, hang.co_firstlineno + 30)
-                        if linecache.getline(hang.co_filename, n).rstrip().endswith("lanterns.yaml:51"))
+    hang, lantern_line = frame_at(game.state_class, "lanterns.yaml:51")
+    assert hang is game.state_class._do__hang.__code__  # type: ignore[attr-defined]
     loop = (State.play_randomly.__code__, 1)
     move = (State._apply_listed.__code__, 1)
     runtime = (State._next_turn.__code__, 1)
@@ -158,6 +171,19 @@ def test_samples_are_told_by_rule_line_runtime_and_agent_loop() -> None:
                            profiling.AGENT: 0.2, profiling.OTHER: 0.1}
     assert found.runtime_functions == [(f"runtime/state.py:{runtime[0].co_firstlineno} State._next_turn", 0.2),
                                        (f"runtime/state.py:{move[0].co_firstlineno} State._apply_listed", 0.1)]
+
+
+def frame_at(cls: type, rule: str) -> tuple[object, int]:
+    """The code and line of a line of generated code of `cls` (or a class it extends) whose
+    comment names `rule` (`short.yaml:2`: `# short.yaml:2; kept ...`)."""
+    for klass in cls.__mro__:
+        for value in vars(klass).values():
+            code = getattr(value, "__code__", None)
+            for n in sorted({line for _, _, line in code.co_lines() if line}) if code is not None else ():
+                match = profiling._RULE_LINE.search(linecache.getline(code.co_filename, n))
+                if match is not None and f"{match.group(1)}:{match.group(2)}" == rule:
+                    return code, n
+    raise AssertionError(f"no line of {cls.__name__} names {rule}")
 
 
 def display_of(path: Path) -> str:

@@ -2,15 +2,18 @@
 
 A sampling profiler. A timer (`signal.setitimer(ITIMER_REAL)`) interrupts the playouts every
 `INTERVAL` seconds; its handler notes the stack it interrupted, the code and line of each frame, and
-nothing more (a few microseconds a sample). The process's CPU-time timer (ITIMER_PROF) would be the
-natural one, but Linux advances it by the kernel's tick (4 ms here: a quarter of the samples asked);
-a wall-clock sample is as fair for a single-threaded playout that never waits: when the process was
-off the CPU, the signal is taken where it resumes, a point as random as any, but for a system call
-(the scheduler takes the CPU back at their return): the playouts make none, and the sampling loop
-reads the wall clock (a vDSO call), not the CPU clock (a system call), to stop. Afterwards each generated line is
-read as its rule line: generated code ends every line made from a rule with a comment naming it
-(`# base.yaml:112`) and opens every method with its rule (`# rules/x/base.yaml:104: pick`), the map
-runtime/faults.py reads for the errors of rules; a line without a comment is its block's or method's.
+nothing more (sampled, the games run at about 0.92 of their speed). The process's CPU-time timer
+(ITIMER_PROF) would be the natural one, but Linux advances it by the kernel's tick (4 ms here: a
+quarter of the samples asked). A wall-clock sample is as fair for a single-threaded playout that
+never waits: when the process was off the CPU, the signal is taken where it resumes, a point as
+random as any but for a system call (the scheduler takes the CPU back at their return); the
+playouts make none, and the sampling loop reads the wall clock (a vDSO call), not the CPU clock (a
+system call), to stop.
+
+Afterwards each generated line is read as its rule line: generated code ends every line made from
+a rule with a comment naming it (`# base.yaml:112`) and opens every method with its rule
+(`# rules/x/base.yaml:104: pick`), the map runtime/faults.py reads for the errors of rules; a line
+without a comment is its block's or method's.
 
 Sampling rather than tracing: `sys.settrace`'s line events (and `sys.monitoring`'s, Python 3.12+)
 cost the same for a cheap line as for a dear one, so they make cheap lines look dear and slow the

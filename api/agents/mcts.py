@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from ..runtime.rng import Rng, derive_seed
@@ -171,11 +172,13 @@ def _rollout(sim: State, rng: Rng, cap: int | None) -> None:
 SPEED_ITERATIONS = 16  # iterations per search timed by `mcts_speed`
 
 
-def mcts_speed(game: Game, players: int, budget: float, seed: int = 1) -> dict[str, Any]:
+def mcts_speed(game: Game, players: int, budget: float, seed: int = 1,
+               options: Mapping[str, str] | None = None) -> dict[str, Any]:
     """MCTS iterations per second (default exploration, rollouts to the end of the game): searches
     of SPEED_ITERATIONS iterations from the positions of random games, one search per position,
     timed until `budget` seconds have gone (one search at least). For any rule set, hidden
-    information or not: it measures what a search costs (clone, replay and rollouts)."""
+    information or not: it measures what a search costs (clone, replay and rollouts). The games are
+    played with the rule `options` given (the defaults otherwise)."""
     clock = time.perf_counter
     agent = MCTSAgent(seed, SPEED_ITERATIONS)
     walker = Rng(seed)
@@ -184,7 +187,7 @@ def mcts_speed(game: Game, players: int, budget: float, seed: int = 1) -> dict[s
     state: State | None = None
     while searches == 0 or spent < budget:
         if state is None or state.terminal:
-            state = game.new_state(players, derive_seed(seed, games))
+            state = game.new_state(players, derive_seed(seed, games), options)
             games += 1
         started = clock()
         agent.search(state, SPEED_ITERATIONS)

@@ -1,12 +1,16 @@
 """`rulewright bench`: compile time, playouts per second, the cost of each operation and memory,
-per rule set; `--native`, interpreted and native side by side."""
+per rule set, at the rule options chosen (`--option`); `--native`, interpreted and native side by
+side; `--profile`, where a playout's time goes by rule line (api/profiling.py)."""
 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import sys
 import time
 import tracemalloc
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,16 +25,19 @@ from ..core.paths import bundled_rulesets, display, generated_dir
 from ..core.source import CompileError
 from ..loading import game_from_source as load_source
 from ..match import play_game
+from ..runtime.errors import BadSetup
 from ..runtime.rng import derive_seed
 from ..runtime.state import Game, State
 from ..terminal import printable
 from .shared import (
     CliError,
     DecimalNumber,
+    UsageProblem,
     WholeNumber,
     chosen_passes,
     literal,
     optimisation_options,
+    parse_options,
     plural,
     print_diagnostics,
     print_figures,
@@ -54,7 +61,29 @@ def _max_rss_mib() -> float | None:
     return round(rss / (1024 * 1024 if sys.platform == "darwin" else 1024), 1)
 
 
-def time_operations(game: Game, players: int, budget: float, least: int = 200) -> dict[str, Any]:
+def wanted_options(values: Sequence[str]) -> dict[str, str]:
+    """The `--option NAME=VALUE` of the command line (a malformed one is a usage error)."""
+    try:
+        return parse_options(values)
+    except CliError as exc:
+        raise UsageProblem(exc.message) from None
+
+
+def reading(game: Game, wanted: Mapping[str, str], players: int) -> dict[str, str]:
+    """Every option of `game` as `wanted` sets it (the defaults otherwise): the reading measured.
+    An option the rule set lacks, a value it does not offer, or one not for `players` players (a
+    board for 4 or 5) is a usage error saying so (naming the choices)."""
+    try:
+        options = game.resolve_options(wanted)
+        game.new_state(players, 0, options)
+    except BadSetup as exc:
+        raise UsageProblem(f"{game.info.ruleset}: {exc}" if wanted and game.info.ruleset not in str(exc)
+                           else str(exc)) from None
+    return options
+
+
+def time_operations(game: Game, players: int, budget: float, least: int = 200,
+                    options: Mapping[str, str] | None = None) -> dict[str, Any]:
     """Mean time of clone, legal_actions and apply along random games. Each step clones the
     current state (timed), lists the clone's legal actions (timed: a clone has no cached
     list, so this is the full computation), picks one at random and applies it to the clone
@@ -69,7 +98,7 @@ def time_operations(game: Game, players: int, budget: float, least: int = 200) -
         if state is None or state.terminal:
             seed = derive_seed(1, games)
             games += 1
-            state, agent = game.new_state(players, seed), RandomAgent(agent_seed(seed))
+            state, agent = game.new_state(players, seed, options), RandomAgent(agent_seed(seed))
         t0 = clock()
         fresh = state.clone()
         t1 = clock()
@@ -93,23 +122,26 @@ def time_operations(game: Game, players: int, budget: float, least: int = 200) -
 
 
 def bench_one(path: Path, seconds: float, players: int | None = None,
-              passes: frozenset[str] = passes_module.ALL) -> dict[str, Any]:
+              passes: frozenset[str] = passes_module.ALL, wanted: Mapping[str, str] | None = None) -> dict[str, Any]:
     """One rule set's figures, at `players` if the rule set allows that many (else at its
-    smallest player count), compiled with the optimisation passes named."""
-    compile_times = []
-    compiled = None
-    for _ in range(3):
-        started = time.perf_counter()
-        compiled = driver.compile_file(path, passes)
-        compile_times.append(time.perf_counter() - started)
-    assert compiled is not None
+    smallest player count), compiled with the optimisation passes named, its games played with
+    the options `wanted` (the defaults otherwise)."""
+    started = time.perf_counter()
+    compiled = driver.compile_file(path, passes)
+    compile_times = [time.perf_counter() - started]
     game = game_from_source(compiled)
+    count = players if players in game.info.players else game.info.players[0]
+    options = reading(game, wanted or {}, count)  # (checked at once, not after two more compilations)
+    for _ in range(2):
+        started = time.perf_counter()
+        driver.compile_file(path, passes)
+        compile_times.append(time.perf_counter() - started)
     ruleset = game.info.ruleset
-    players = players if players in game.info.players else game.info.players[0]
+    players = count
     playouts = moves = capped = 0
     started = time.perf_counter()
     while True:
-        result = play_game(game, players, derive_seed(0, playouts))
+        result = play_game(game, players, derive_seed(0, playouts), options)
         if result.error:
             raise CliError(f"{ruleset}: random game {playouts} (seed {result.seed}) raised {result.error}")
         playouts += 1
@@ -118,11 +150,11 @@ def bench_one(path: Path, seconds: float, players: int | None = None,
         elapsed = time.perf_counter() - started
         if elapsed >= seconds:
             break
-    operations = time_operations(game, players, max(seconds / 3, 0.05))
-    search_speed = mcts_speed(game, players, max(seconds / 3, 0.05))
+    operations = time_operations(game, players, max(seconds / 3, 0.05), options=options)
+    search_speed = mcts_speed(game, players, max(seconds / 3, 0.05), options=options)
     tracemalloc.start()
     try:
-        play_game(game, players, derive_seed(0, 0))
+        play_game(game, players, derive_seed(0, 0), options)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
@@ -130,6 +162,7 @@ def bench_one(path: Path, seconds: float, players: int | None = None,
         "ruleset": ruleset,
         "file": display(path),
         "players": players,
+        "options": options,
         "compile_s": round(min(compile_times), 4),
         "compile_first_s": round(compile_times[0], 4),
         "playouts": playouts,
@@ -144,7 +177,8 @@ def bench_one(path: Path, seconds: float, players: int | None = None,
     }
 
 
-def bench_passes(path: Path, seconds: float, players: int | None = None) -> dict[str, Any]:
+def bench_passes(path: Path, seconds: float, players: int | None = None,
+                 wanted: Mapping[str, str] | None = None) -> dict[str, Any]:
     """Playouts per second of one rule set compiled with every pass, with none, and with each
     pass left off in turn, measured in interleaved slices (this machine's speed drifts: each
     figure is taken beside the others), so that what each pass gives, or costs, shows."""
@@ -154,6 +188,7 @@ def bench_passes(path: Path, seconds: float, players: int | None = None) -> dict
     games = {label: game_from_source(driver.compile_file(path, chosen)) for label, chosen in configs.items()}
     first = next(iter(games.values()))
     players = players if players in first.info.players else first.info.players[0]
+    options = reading(first, wanted or {}, players)
     played = dict.fromkeys(games, 0)
     spent = dict.fromkeys(games, 0.0)
     rounds = 5
@@ -161,7 +196,7 @@ def bench_passes(path: Path, seconds: float, players: int | None = None) -> dict
         for label, game in games.items():
             started = time.perf_counter()
             while True:
-                result = play_game(game, players, derive_seed(0, played[label]))
+                result = play_game(game, players, derive_seed(0, played[label]), options)
                 if result.error:
                     raise CliError(f"{first.info.ruleset} ({label}): random game {played[label]} "
                                    f"(seed {result.seed}) raised {result.error}")
@@ -183,6 +218,9 @@ def bench_passes(path: Path, seconds: float, players: int | None = None) -> dict
               help="How long to play random games per rule set.")
 @click.option("--players", type=WholeNumber(min=1), default=None,
               help="Play at this many players, where a rule set allows it (else at its smallest count).")
+@click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
+              help="A rule option (repeatable), for every rule set measured: each must have it. The figures "
+                   "say the options measured (--json: all of them, defaults included).")
 @click.option("--json", "as_json", is_flag=True,
               help="Print one JSON object, with the figures of each optimisation pass (unless --no-per-pass).")
 @click.option("--per-pass/--no-per-pass", "per_pass", default=None,
@@ -191,9 +229,13 @@ def bench_passes(path: Path, seconds: float, players: int | None = None) -> dict
 @click.option("--native", is_flag=True,
               help="Measure the bundled generated modules interpreted and on their native build (`compile "
                    "--native`), side by side: alternate runs of each in fresh processes, and the ratio.")
+@click.option("--profile", is_flag=True,
+              help="Instead of the figures: where the time of SECONDS of random playouts goes, by rule line "
+                   "(self, the runtime it calls, and all under it), and the runtime's and the agent loop's "
+                   "shares. Interpreted code only (not with --native); sampled every millisecond (api/profiling.py).")
 @optimisation_options
-def command(targets: tuple[str, ...], seconds: float, players: int | None, as_json: bool, per_pass: bool | None,
-          native: bool, no_opt: bool, no_pass: tuple[str, ...]) -> None:
+def command(targets: tuple[str, ...], seconds: float, players: int | None, options: tuple[str, ...], as_json: bool,
+            per_pass: bool | None, native: bool, profile: bool, no_opt: bool, no_pass: tuple[str, ...]) -> None:
     """Measure compile time, random playouts per second (one core), the cost of
     legal_actions, apply and clone, MCTS iterations per second, and memory, per rule set (all
     bundled when none named).
@@ -201,18 +243,26 @@ def command(targets: tuple[str, ...], seconds: float, players: int | None, as_js
     The rules are compiled afresh and that code is measured, whatever generated/ holds. With
     --per-pass (and always with --json) each optimisation pass's share is measured too: the
     playouts per second with every pass, with none, and with each one left off, interleaved.
-    With --native: generated/, which must be up to date, interpreted and on its native build."""
+    With --native: generated/, which must be up to date, interpreted and on its native build.
+    With --profile: where the playouts' time goes, by rule line (docs/benchmarks.md)."""
+    wanted = wanted_options(options)
+    if profile and (native or per_pass):
+        raise UsageProblem("--profile samples interpreted playouts alone: not with "
+                           f"{'--native' if native else '--per-pass'}")
     if native:
-        bench_native(targets, seconds, players, as_json)
+        bench_native(targets, seconds, players, as_json, wanted)
         return
     passes = chosen_passes(no_opt, no_pass)
     files = [rule_file_of(t) for t in targets] if targets else [f for _, f in bundled_rulesets()]
+    if profile:
+        bench_profile(files, seconds, players, passes, wanted, as_json)
+        return
     results = []
     for path in files:
         try:
-            results.append(bench_one(path, seconds, players, passes))
+            results.append(bench_one(path, seconds, players, passes, wanted))
             if per_pass or (per_pass is None and as_json):
-                results[-1]["passes"] = bench_passes(path, seconds, players)
+                results[-1]["passes"] = bench_passes(path, seconds, players, wanted)
         except CompileError as exc:
             problems = print_diagnostics(exc.diagnostics)
             click.echo(f"rulewright: error: {plural(problems, 'problem')} in {display(path)}", err=True)
@@ -231,13 +281,16 @@ def command(targets: tuple[str, ...], seconds: float, players: int | None, as_js
                ("clone µs", "clone_us", ""), ("MCTS it/s", "mcts_iterations_per_sec", ""),
                ("peak KiB", "playout_peak_kib", ""),
                ("maxrss MiB", "maxrss_mib", "")]
+    if wanted:  # (the readings measured: the options named, as each rule set took them)
+        columns.insert(2, ("options", "options", "options"))
     for title, _, _ in columns:
-        table.add_column(title, justify="left" if title == "rule set" else "right")
+        table.add_column(title, justify="left" if title in ("rule set", "options") else "right")
     for r in results:
         row = []
         for _, key, unit in columns:
             value = r[key]
-            row.append("-" if value is None else f"{value * 1000:.0f}" if unit == "ms" else f"{value:g}"
+            row.append(options_text(value, wanted) if unit == "options" else "-" if value is None
+                       else f"{value * 1000:.0f}" if unit == "ms" else f"{value:g}"
                        if isinstance(value, float) else str(value))
         table.add_row(*(literal(cell) for cell in row))
     console = stdout_console()
@@ -248,6 +301,11 @@ def command(targets: tuple[str, ...], seconds: float, players: int | None, as_js
                   "clone, no cached list; apply: with the legal list cached; MCTS: iterations per second of "
                   "searches from positions of random games (rollouts to the end); peak: tracemalloc over one "
                   "playout.", soft_wrap=True)
+
+
+def options_text(options: Mapping[str, str], wanted: Mapping[str, str]) -> str:
+    """The options named on the command line as a rule set took them: `board=face_4_5, ...`."""
+    return ", ".join(f"{name}={options[name]}" for name in wanted)
 
 
 def passes_table(results: list[dict[str, Any]]) -> Table:
@@ -266,12 +324,62 @@ def passes_table(results: list[dict[str, Any]]) -> Table:
 NATIVE_ROUNDS = 3  # alternate runs of each side per rule set
 
 
-def bench_native(targets: tuple[str, ...], seconds: float, players: int | None, as_json: bool) -> None:
+def measure(ruleset: str, players: int | None, seconds: float, native_side: bool,
+            options: Mapping[str, str]) -> dict[str, Any]:
+    """Random playouts of a bundled rule set's generated module for `seconds` with `options` (all
+    of them, resolved), in a fresh process, interpreted or on the native build (RULEWRIGHT_NATIVE=0
+    or 1): the games are those of seeds derive_seed(0, 0), derive_seed(0, 1), ... either way.
+    (api/native.py's `measure`, with the rule options passed on.)"""
+    from .. import native
+
+    env = dict(os.environ, **{native.ENV: "1" if native_side else "0"})
+    command = [sys.executable, "-c", "from rulewright.commands.bench import _native_worker; _native_worker()",
+               ruleset, str(players or 0), repr(seconds), json.dumps(dict(options))]
+    done = subprocess.run(command, env=env, capture_output=True, text=True)
+    side = "native" if native_side else "interpreted"
+    if done.returncode != 0:
+        said = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        raise native.NativeBuildError(f"{ruleset}, {side}: {said}")
+    result: dict[str, Any] = json.loads(done.stdout)
+    if result["native"] != native_side:
+        raise native.NativeBuildError(f"{ruleset}: the {side} run ran "
+                                      f"{'native' if result['native'] else 'interpreted'} code")
+    return result
+
+
+def _native_worker() -> None:
+    """`python -c ... RULESET PLAYERS SECONDS OPTIONS`: one JSON object of playouts, moves and time
+    (OPTIONS: a JSON object of every option, checked by the parent)."""
+    from ..loading import load
+    from ..native import active_build
+
+    ruleset, wanted, seconds = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+    options = json.loads(sys.argv[4])
+    game = load(ruleset)
+    players = wanted if wanted in game.info.players else game.info.players[0]
+    playouts = moves = 0
+    started = time.perf_counter()
+    while True:
+        result = play_game(game, players, derive_seed(0, playouts), options)
+        if result.error:
+            raise SystemExit(f"random game {playouts} (seed {result.seed}) raised {result.error}")
+        playouts += 1
+        moves += result.moves
+        elapsed = time.perf_counter() - started
+        if elapsed >= seconds:
+            break
+    print(json.dumps({"ruleset": ruleset, "players": players, "playouts": playouts, "moves": moves,
+                      "elapsed": elapsed, "native": active_build() is not None}))
+
+
+def bench_native(targets: tuple[str, ...], seconds: float, players: int | None, as_json: bool,
+                 wanted: Mapping[str, str] | None = None) -> None:
     """`bench --native`: playouts/s of each bundled rule set's generated module interpreted and
     native, in alternate fresh processes (interpreted first in odd rounds, native first in even
-    ones), `seconds` in all per side; refused unless generated/ and the native build are those
-    of the current rules."""
+    ones), `seconds` in all per side, with the options `wanted`; refused unless generated/ and the
+    native build are those of the current rules."""
     from .. import native
+    from ..loading import load
 
     bundled = bundled_rulesets()
     ids = [i for i, _ in bundled]
@@ -285,6 +393,11 @@ def bench_native(targets: tuple[str, ...], seconds: float, players: int | None, 
                                "generated modules (see `rulewright list`)")
             chosen.append(ruleset)
         ids = chosen
+    readings = {}  # (the options checked first: a mistake is told at once, not after compiling every rule set)
+    for ruleset in ids:
+        game = load(ruleset)
+        readings[ruleset] = reading(game, wanted or {}, players if players in game.info.players
+                                    else game.info.players[0])
     compiled = []
     for _, path in bundled:
         try:
@@ -303,10 +416,11 @@ def bench_native(targets: tuple[str, ...], seconds: float, players: int | None, 
         for round_ in range(NATIVE_ROUNDS):
             for side in ((False, True) if round_ % 2 == 0 else (True, False)):
                 try:
-                    runs[side].append(native.measure(ruleset, players, seconds / NATIVE_ROUNDS, side))
+                    runs[side].append(measure(ruleset, players, seconds / NATIVE_ROUNDS, side, readings[ruleset]))
                 except native.NativeBuildError as exc:
                     raise CliError(str(exc)) from None
-        row: dict[str, Any] = {"ruleset": ruleset, "players": runs[False][0]["players"]}
+        row: dict[str, Any] = {"ruleset": ruleset, "players": runs[False][0]["players"],
+                               "options": readings[ruleset]}
         for side, name in ((False, "interpreted"), (True, "native")):
             playouts = sum(r["playouts"] for r in runs[side])
             elapsed = sum(r["elapsed"] for r in runs[side])
@@ -323,12 +437,89 @@ def bench_native(targets: tuple[str, ...], seconds: float, players: int | None, 
         return
     table = Table(title=f"rulewright bench --native ({seconds:g} s of random games per rule set and side, in "
                         f"{NATIVE_ROUNDS} alternate runs, one core)", title_justify="left")
-    for title in ("rule set", "players", "interpreted playouts/s", "native playouts/s", "native ×"):
-        table.add_column(title, justify="left" if title == "rule set" else "right")
+    titles = ["rule set", "players", "interpreted playouts/s", "native playouts/s", "native ×"]
+    if wanted:
+        titles.insert(2, "options")
+    for title in titles:
+        table.add_column(title, justify="left" if title in ("rule set", "options") else "right")
     for r in results:
+        chosen = [options_text(r["options"], wanted)] if wanted else []
         table.add_row(*(literal(cell) for cell in (
-            r["ruleset"], str(r["players"]), f"{r['interpreted']['playouts_per_sec']:g}",
+            r["ruleset"], str(r["players"]), *chosen, f"{r['interpreted']['playouts_per_sec']:g}",
             f"{r['native']['playouts_per_sec']:g}", f"{r['ratio']:.2f}")))
     console = stdout_console()
     print_figures(console, table)
     console.print(f"native build: {display(built)}", soft_wrap=True)
+
+
+PROFILE_ROWS = 20  # rule lines shown (--json: all of them)
+PROFILE_FUNCTIONS = 8  # runtime functions shown
+
+
+def bench_profile(files: Sequence[Path], seconds: float, players: int | None, passes: frozenset[str],
+                  wanted: Mapping[str, str], as_json: bool) -> None:
+    """`bench --profile`: each rule set compiled afresh (with the passes named), then `seconds` of
+    its random playouts sampled (api/profiling.py), told by rule line."""
+    from .. import profiling
+
+    if not profiling.available():
+        raise CliError("--profile needs an interval timer (signal.setitimer), which this platform lacks")
+    results = []
+    for path in files:
+        try:
+            compiled = driver.compile_file(path, passes)
+        except CompileError as exc:
+            problems = print_diagnostics(exc.diagnostics)
+            raise CliError(f"{plural(problems, 'problem')} in {display(path)}") from None
+        game = game_from_source(compiled)
+        count = players if players in game.info.players else game.info.players[0]
+        options = reading(game, wanted, count)
+        try:
+            found = profiling.profile(game, count, seconds, options, compiled.files)
+        except profiling.PlayoutFailed as exc:
+            raise CliError(f"{game.info.ruleset}: {exc}") from None
+        except profiling.ProfileUnavailable as exc:
+            raise CliError(str(exc)) from None
+        head: dict[str, Any] = {"ruleset": game.info.ruleset, "file": display(path), "players": count,
+                                "options": options}
+        results.append((head, found))
+    if as_json:
+        import platform
+
+        click.echo(json.dumps({"seconds": seconds, "python": platform.python_version(),
+                               "profiles": [head | found.to_json() for head, found in results]}, indent=2))
+        return
+    console = stdout_console()
+    for head, found in results:
+        chosen = f", {options_text(head['options'], wanted)}" if wanted else ""
+        console.print(literal(f"{head['ruleset']} ({plural(head['players'], 'player')}{chosen}): "
+                              f"{plural(found.playouts, 'random playout')}, {found.moves:,} moves, "
+                              f"{found.cpu_seconds:.2f} s of CPU, {plural(found.samples, 'sample')}"), soft_wrap=True)
+        parts = Table()
+        parts.add_column("where the time goes")
+        parts.add_column("share", justify="right")
+        for name, share in found.parts.items():
+            parts.add_row(name, f"{share:.1%}")
+        print_figures(console, parts)
+        lines = Table(title="by rule line (self: the line's own code; runtime: the runtime functions it calls; "
+                            "total: all under it, the rule lines it calls included)", title_justify="left")
+        for title in ("rule line", "self", "runtime", "total", "rule"):
+            lines.add_column(title, justify="left" if title in ("rule line", "rule") else "right")
+        shown = found.lines[:PROFILE_ROWS]
+        # the rule's text cut to the room left (each column takes 3 more characters, the table 1)
+        room = max(16, console.width - 1 - 3 * 5 - max((len(line.where) for line in shown), default=9) - 6 - 7 - 6)
+        for line in shown:
+            text = line.text if len(line.text) <= room else line.text[:room - 1] + "…"
+            lines.add_row(literal(line.where), f"{line.self_:.1%}", f"{line.runtime:.1%}", f"{line.total:.1%}",
+                          literal(text))
+        print_figures(console, lines)
+        if found.runtime_functions:
+            functions = Table(title="runtime functions (self)", title_justify="left")
+            functions.add_column("function")
+            functions.add_column("share", justify="right")
+            for name, share in found.runtime_functions[:PROFILE_FUNCTIONS]:
+                functions.add_row(literal(name), f"{share:.1%}")
+            print_figures(console, functions)
+    console.print(f"Sampled every {1000 * profiling.INTERVAL:g} ms (interpreted code; a share of n samples is "
+                  f"good to about ±sqrt(n) samples); the first {PROFILE_ROWS} rule lines by self + runtime "
+                  "(--json: all).", soft_wrap=True)

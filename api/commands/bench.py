@@ -62,22 +62,20 @@ def _max_rss_mib() -> float | None:
 
 
 def wanted_options(values: Sequence[str]) -> dict[str, str]:
-    """The `--option NAME=VALUE` of the command line (a malformed one is a usage error)."""
-    try:
-        return parse_options(values)
-    except CliError as exc:
-        raise UsageProblem(exc.message) from None
+    """The `--option NAME=VALUE` of the command line (a malformed one is an error, exit 1, as for
+    `simulate`, `play` and `compare`)."""
+    return parse_options(values)
 
 
 def reading(game: Game, wanted: Mapping[str, str], players: int) -> dict[str, str]:
     """Every option of `game` as `wanted` sets it (the defaults otherwise): the reading measured.
     An option the rule set lacks, a value it does not offer, or one not for `players` players (a
-    board for 4 or 5) is a usage error saying so (naming the choices)."""
+    board for 4 or 5) is an error saying so (naming the choices), exit 1 as `simulate`'s."""
     try:
         options = game.resolve_options(wanted)
         game.new_state(players, 0, options)
     except BadSetup as exc:
-        raise UsageProblem(f"{game.info.ruleset}: {exc}" if wanted and game.info.ruleset not in str(exc)
+        raise CliError(f"{game.info.ruleset}: {exc}" if wanted and game.info.ruleset not in str(exc)
                            else str(exc)) from None
     return options
 

@@ -1,0 +1,77 @@
+"""The hand-written reference versions of issue 38 (bench/handwritten/) play move for move the same
+games as the generated modules (scripts/lockstep_handwritten.py), and broken copies of them are
+caught: a test that proves the lockstep can fail. A few games here; the script's `--games 1000` is
+the long run."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from types import ModuleType, SimpleNamespace
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+from lockstep_handwritten import handwritten, run  # noqa: E402  (a script, not a module of the package)
+
+GAMES = ["china-cornett"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_hand_written_version_plays_the_same_games(game: str) -> None:
+    report = run(game, 4, seed=100)
+    assert report.mismatch is None, report.mismatch
+    assert report.games == 4
+    assert report.decisions >= 4 * 50  # (whole games were compared, move by move)
+
+
+def copy_of(hand: ModuleType, **changed: Any) -> Any:
+    """The module's interface with some of it changed."""
+    names = ("RULESET", "PLAYERS", "OPTIONS", "new_state")
+    return SimpleNamespace(**{name: changed.get(name, getattr(hand, name)) for name in names})
+
+
+def cornett_broken_copies() -> dict[str, Any]:
+    hand = handwritten("china-cornett")
+
+    class ThrowsInAnotherOrder(hand.ChinaCornett):
+        """Chance drawn as the rules do not: the tablets thrown t12 first."""
+
+        def _throw(self) -> None:
+            if self.tablets == hand.ALL_THREE:
+                below = self.rng.below
+                self.roll = 1 + below(2) + below(2) + 2 * below(2)
+            else:
+                super()._throw()
+
+    class NoTurningBackGoldNextToGold(hand.ChinaCornett):
+        """A rule left out: a marker with a gold neighbour cannot be turned back."""
+
+        def legal_actions(self) -> list[int]:
+            legal = super().legal_actions()
+            gold = self.gold_side
+            kept = [a for a in legal if not (hand.TURN_BACK <= a < hand.PASS and self._beside_gold(a, gold))]
+            self._legal = kept or [hand.PASS]
+            return self._legal
+
+        @staticmethod
+        def _beside_gold(action: int, gold: int) -> bool:
+            bit = hand.BIT[action - hand.TURN_BACK]
+            return any(gold & (bit << step | bit >> step) for step in hand.STEPS)
+
+    return {
+        "chance in another order": copy_of(hand, new_state=lambda seed, players: ThrowsInAnotherOrder(seed)),
+        "a rule left out": copy_of(hand, new_state=lambda seed, players: NoTurningBackGoldNextToGold(seed)),
+        # the generated module set to another reading than the hand-written version plays
+        "another reading of the reductions": copy_of(hand, OPTIONS={**hand.OPTIONS, "reduction_reading": "none_left"}),
+        "another collector of sectors": copy_of(hand, OPTIONS={**hand.OPTIONS, "sector_collector": "owner"}),
+    }
+
+
+@pytest.mark.parametrize("broken", sorted(cornett_broken_copies()))
+def test_a_broken_copy_of_china_cornett_is_caught(broken: str) -> None:
+    report = run("china-cornett", 10, seed=100, hand=cornett_broken_copies()[broken])
+    assert report.mismatch is not None, f"{broken}: 10 games agreed"
+    assert report.mismatch.startswith("seed ")

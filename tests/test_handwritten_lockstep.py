@@ -16,15 +16,21 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 from lockstep_handwritten import handwritten, run  # noqa: E402  (a script, not a module of the package)
 
-GAMES = ["china-cornett"]
+GAMES = ["china-cornett", "china-schacht"]
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_the_hand_written_version_plays_the_same_games(game: str) -> None:
-    report = run(game, 4, seed=100)
+    report = run(game, 2, seed=100)
     assert report.mismatch is None, report.mismatch
-    assert report.games == 4
-    assert report.decisions >= 4 * 50  # (whole games were compared, move by move)
+    assert report.games == 2
+    assert report.decisions >= 2 * 50  # (whole games were compared, move by move)
+
+
+def test_china_schacht_plays_the_same_games_at_five() -> None:
+    report = run("china-schacht", 1, seed=200, players=5)
+    assert report.mismatch is None, report.mismatch
+    assert report.games == 1 and report.decisions >= 50
 
 
 def copy_of(hand: ModuleType, **changed: Any) -> Any:
@@ -73,5 +79,57 @@ def cornett_broken_copies() -> dict[str, Any]:
 @pytest.mark.parametrize("broken", sorted(cornett_broken_copies()))
 def test_a_broken_copy_of_china_cornett_is_caught(broken: str) -> None:
     report = run("china-cornett", 10, seed=100, hand=cornett_broken_copies()[broken])
+    assert report.mismatch is not None, f"{broken}: 10 games agreed"
+    assert report.mismatch.startswith("seed ")
+
+
+def schacht_broken_copies() -> dict[str, Any]:
+    hand = handwritten("china-schacht")
+
+    class DealtBackwards(hand.ChinaSchacht):
+        """Chance drawn as the rules do not: the face-up cards turned before the hands are dealt."""
+
+        def __init__(self, seed: int, players: int) -> None:
+            super().__init__(seed, players)
+            self.rng = hand.Rng(seed)
+            n = players
+            self.hand = [[0] * 5 for _ in range(n)]
+            self.hand_size = [0] * n
+            self.face_up = [0] * 5
+            self.face_up_size = 0
+            self.deck = [c for c in range(5) for _ in range(hand.REMOVED_PER_COLOUR[n], hand.CARDS_OF[c])]
+            self._refill_face_up()
+            for p in range(n):
+                for _ in range(3):
+                    self._draw_blind(p)
+
+    class TwoPiecesInAnEmptyProvince(hand.ChinaSchacht):
+        """A rule left out: a second piece may follow the first in a province that was empty."""
+
+        @property
+        def was_empty(self) -> bool:
+            return False
+
+        @was_empty.setter
+        def was_empty(self, value: bool) -> None:
+            pass
+
+    class StrictAlliances(hand.ChinaSchacht):
+        """A scoring rule changed: an alliance scores only for a lead no one ties."""
+
+        def _leads(self, p: int, r: int) -> bool:
+            counts = self.emissaries[r]
+            return counts[p] > 0 and all(n < counts[p] for q, n in enumerate(counts) if q != p)
+
+    return {
+        "chance in another order": copy_of(hand, new_state=lambda seed, players: DealtBackwards(seed, players)),
+        "a rule left out": copy_of(hand, new_state=lambda seed, players: TwoPiecesInAnEmptyProvince(seed, players)),
+        "a score counted otherwise": copy_of(hand, new_state=lambda seed, players: StrictAlliances(seed, players)),
+    }
+
+
+@pytest.mark.parametrize("broken", sorted(schacht_broken_copies()))
+def test_a_broken_copy_of_china_schacht_is_caught(broken: str) -> None:
+    report = run("china-schacht", 10, seed=100, hand=schacht_broken_copies()[broken])
     assert report.mismatch is not None, f"{broken}: 10 games agreed"
     assert report.mismatch.startswith("seed ")

@@ -115,6 +115,13 @@ for _n in range(1, 6):
 # Actions: a line's number; TURN_BACK + a spot; PASS.
 TURN_BACK = len(LINE_MASK)
 PASS = TURN_BACK + N_SPOTS
+# Per length of line, per axis: the line's number by its first spot's bit length (as `m & -m` gives
+# it), and the shifts that keep in a mask the first spots of the lines within it.
+AXES_OF_LENGTH = [()] + [tuple(([-1] + at, tuple(k * step for k in range(1, n)))
+                               for at, step in zip(LINE_AT[n], STEPS, strict=False)) for n in range(1, 6)]
+TURN_BACK_AT = [-1] * (_POSITIONS + 1)  # the action turning back the marker at a bit, by its bit length
+for _s, _b in enumerate(BIT):
+    TURN_BACK_AT[_b.bit_length()] = TURN_BACK + _s
 ACTION_TEXT = LINE_TEXT + [f"turn back {label}" for label in LABELS] + ["pass"]
 ACTION_OF_TEXT = {text: a for a, text in enumerate(ACTION_TEXT)}
 
@@ -172,34 +179,26 @@ class ChinaCornett:
             self._legal = legal
             return legal
         face_down = self.face_down
-        if self.tablets != NO_TABLETS:
-            self._lines(self.roll, face_down, legal)
-            gold = self.gold_side  # turning a marker back
+        tablets = self.tablets
+        for n in (self.roll,) if tablets != NO_TABLETS else (1, 2):  # else one marker or two side by side
+            for at, shifts in AXES_OF_LENGTH[n]:
+                m = face_down
+                for shift in shifts:
+                    m &= face_down >> shift
+                while m:
+                    low = m & -m
+                    legal.append(at[low.bit_length()])
+                    m ^= low
+        if tablets != NO_TABLETS:  # turning a marker back
+            gold = self.gold_side
             while gold:
                 low = gold & -gold
-                legal.append(TURN_BACK + SPOT_AT_POS[low.bit_length() - 1])
+                legal.append(TURN_BACK_AT[low.bit_length()])
                 gold ^= low
-        else:  # one marker or two side by side
-            self._lines(1, face_down, legal)
-            self._lines(2, face_down, legal)
         if not legal:
             legal.append(PASS)
         self._legal = legal
         return legal
-
-    @staticmethod
-    def _lines(n: int, face_down: int, out: list[int]) -> None:
-        by_axis = LINE_AT[n]
-        for axis in range(len(by_axis)):
-            step = STEPS[axis]
-            m = face_down
-            for k in range(1, n):
-                m &= face_down >> (k * step)
-            at = by_axis[axis]
-            while m:
-                low = m & -m
-                out.append(at[low.bit_length() - 1])
-                m ^= low
 
     def apply(self, action: int) -> None:
         """Play an action of legal_actions() (trusted: apply_text checks a text)."""

@@ -93,9 +93,9 @@ def schacht_broken_copies() -> dict[str, Any]:
             super().__init__(seed, players)
             self.rng = hand.Rng(seed)
             n = players
-            self.hand = [[0] * 5 for _ in range(n)]
+            self.hand = [0] * n
             self.hand_size = [0] * n
-            self.face_up = [0] * 5
+            self.face_up = 0
             self.face_up_size = 0
             self.deck = [c for c in range(5) for _ in range(hand.REMOVED_PER_COLOUR[n], hand.CARDS_OF[c])]
             self._refill_face_up()

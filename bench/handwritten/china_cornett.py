@@ -115,13 +115,26 @@ for _n in range(1, 6):
 # Actions: a line's number; TURN_BACK + a spot; PASS.
 TURN_BACK = len(LINE_MASK)
 PASS = TURN_BACK + N_SPOTS
-# Per length of line, per axis: the line's number by its first spot's bit length (as `m & -m` gives
-# it), and the shifts that keep in a mask the first spots of the lines within it.
-AXES_OF_LENGTH = [()] + [tuple(([-1] + at, tuple(k * step for k in range(1, n)))
+# A mask of the bitboard is read a byte at a time: per byte of it and the byte's value, the actions
+# its bits stand for, as a tuple (so that listing them takes a lookup per byte, not work per bit).
+N_BYTES = (_POSITIONS + 7) // 8
+
+
+def _by_byte(action_at: list[int]) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """Per byte and value, the actions action_at[position] of its bits' positions (-1: none)."""
+    at = action_at + [-1] * (8 * N_BYTES - len(action_at))
+    return tuple(tuple(tuple(at[8 * i + j] for j in range(8) if value >> j & 1 and at[8 * i + j] >= 0)
+                       for value in range(256)) for i in range(N_BYTES))
+
+
+# Per length of line, per axis: the shifts that keep in a mask the first spots of the lines within
+# it, and the lines by their first spot, byte by byte.
+AXES_OF_LENGTH = [()] + [tuple((tuple(k * step for k in range(1, n)), _by_byte(at))
                                for at, step in zip(LINE_AT[n], STEPS, strict=False)) for n in range(1, 6)]
-TURN_BACK_AT = [-1] * (_POSITIONS + 1)  # the action turning back the marker at a bit, by its bit length
+_TURN_BACK_AT = [-1] * _POSITIONS  # the action turning back the marker at a bit position
 for _s, _b in enumerate(BIT):
-    TURN_BACK_AT[_b.bit_length()] = TURN_BACK + _s
+    _TURN_BACK_AT[_b.bit_length() - 1] = TURN_BACK + _s
+TURN_BACKS = _by_byte(_TURN_BACK_AT)
 ACTION_TEXT = LINE_TEXT + [f"turn back {label}" for label in LABELS] + ["pass"]
 ACTION_OF_TEXT = {text: a for a, text in enumerate(ACTION_TEXT)}
 
@@ -129,15 +142,18 @@ ACTION_OF_TEXT = {text: a for a, text in enumerate(ACTION_TEXT)}
 ALL_THREE, FIRST_REDUCED, SECOND_REDUCED, NO_TABLETS = 0, 1, 2, 3
 
 
-def _count_lines(n: int, mask: int) -> int:
-    """How many straight lines of n >= 2 spots lie within the spots of `mask` (counted as windows)."""
+def _at_most_one_line(n: int, mask: int) -> bool:
+    """Whether at most one straight line of n >= 2 spots lies within the spots of `mask` (lines
+    counted as windows: a row of n + 1 spots holds two)."""
     total = 0
     for step in STEPS:
         m = mask
         for k in range(1, n):
             m &= mask >> (k * step)
         total += m.bit_count()
-    return total
+        if total > 1:
+            return False
+    return True
 
 
 class ChinaCornett:
@@ -181,20 +197,22 @@ class ChinaCornett:
         face_down = self.face_down
         tablets = self.tablets
         for n in (self.roll,) if tablets != NO_TABLETS else (1, 2):  # else one marker or two side by side
-            for at, shifts in AXES_OF_LENGTH[n]:
+            for shifts, by_byte in AXES_OF_LENGTH[n]:
                 m = face_down
                 for shift in shifts:
                     m &= face_down >> shift
-                while m:
-                    low = m & -m
-                    legal.append(at[low.bit_length()])
-                    m ^= low
-        if tablets != NO_TABLETS:  # turning a marker back
-            gold = self.gold_side
-            while gold:
-                low = gold & -gold
-                legal.append(TURN_BACK_AT[low.bit_length()])
-                gold ^= low
+                if m:
+                    i = 0
+                    for byte in m.to_bytes(N_BYTES, "little"):
+                        if byte:
+                            legal += by_byte[i][byte]
+                        i += 1
+        if tablets != NO_TABLETS and self.gold_side:  # turning a marker back
+            i = 0
+            for byte in self.gold_side.to_bytes(N_BYTES, "little"):
+                if byte:
+                    legal += TURN_BACKS[i][byte]
+                i += 1
         if not legal:
             legal.append(PASS)
         self._legal = legal
@@ -236,11 +254,11 @@ class ChinaCornett:
             self.gold_side &= ~bit
         # the turn ends: the reductions of the tablets (at most one alignment of the length left)
         tablets = self.tablets
-        if tablets == ALL_THREE and _count_lines(5, self.face_down) <= 1:
+        if tablets == ALL_THREE and _at_most_one_line(5, self.face_down):
             tablets = FIRST_REDUCED
-        if tablets == FIRST_REDUCED and _count_lines(4, self.face_down) <= 1:
+        if tablets == FIRST_REDUCED and _at_most_one_line(4, self.face_down):
             tablets = SECOND_REDUCED
-        if tablets == SECOND_REDUCED and _count_lines(3, self.face_down) <= 1:
+        if tablets == SECOND_REDUCED and _at_most_one_line(3, self.face_down):
             tablets = NO_TABLETS
         self.tablets = tablets
         self.current = 1 - current

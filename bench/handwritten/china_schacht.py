@@ -6,7 +6,8 @@ Plain Python written for speed, with no generality: 3 to 5 players on the board 
 their number, and the rule set's default readings only (`board: by_players`, `chain_cut: best`,
 `final_round: this_round`). What the rules ask again and again is kept up to date as moves happen:
 a bit mask of the free palace spaces and of each player's palaces, each province's palaces and
-emissaries per player and in all, the colours of each hand and of the face-up cards as counts.
+emissaries per player and in all, the colours of each hand and of the face-up cards as counts
+(packed in one number, so that what a hand can pay for is looked up in tables made once).
 Actions are small ints numbering every move the game has (a palace on a space paid with a card
 or a pair, an emissary to a province, an exchange, ...); their texts are the rule set's
 ("palace Chin1 with yellow", "emissary Qi with red-red", "exchange green for the top card",
@@ -125,8 +126,35 @@ ACTION_TEXT = (
     + [f"take {t}" for t in COLOURS] + ["draw", "stop", "pass"]
 )
 ACTION_OF_TEXT = {text: a for a, text in enumerate(ACTION_TEXT)}
-# per payment and province: the emissary's action; per payment and space bit length: the palace's
-BUILD_AT = tuple([-1] + [BUILD + k * N_SPOTS + s for s in range(N_SPOTS)] for k in range(10))
+# Per payment, per byte of a mask of spaces and its value: the palaces on those spaces paid so, as
+# a tuple, so that listing them takes a lookup per byte of the mask, not work per space.
+_BYTES = (N_SPOTS + 7) // 8
+BUILD_BYTES = tuple(tuple(tuple(tuple(BUILD + k * N_SPOTS + 8 * i + j for j in range(8) if value >> j & 1)
+                                      for value in range(256)) for i in range(_BYTES)) for k in range(10))
+
+# A hand is a number, 2 bits a colour (a hand holds 3 cards at most: it is only ever completed to
+# 3); the face-up cards one too, a digit in base 5 a colour (4 cards at most). Per hand, the ways it
+# can pay for a piece, the emissaries it can send to each province, its exchanges for the top card;
+# per colour given and face-up cards, the exchanges for one of them; per face-up cards, the takes.
+HAND_UNIT = tuple(1 << 2 * c for c in range(5))
+FACE_UNIT = tuple(5**c for c in range(5))
+
+
+def _payments(hand: int) -> tuple[int, ...]:
+    held = [hand >> 2 * c & 3 for c in range(5)]
+    return tuple([c for c in range(5) if held[c]] + [5 + j for j in range(5) if held[j] >= 2])
+
+
+PAYMENTS = tuple(_payments(h) for h in range(1 << 10))
+HAND_COLOURS = tuple(tuple(c for c in range(5) if h >> 2 * c & 3) for h in range(1 << 10))
+SENDS = tuple(tuple(tuple(SEND + k * N_PROVINCES + r for k in PAYMENTS[h]
+                          if ((k == PROVINCE_COLOUR[r]) if k < 5 else (k - 5 != PROVINCE_COLOUR[r])))
+                    for r in range(N_PROVINCES)) for h in range(1 << 10))
+EXCHANGES_BLIND = tuple(tuple(EXCHANGE_BLIND + c for c in HAND_COLOURS[h]) for h in range(1 << 10))
+FACE_COLOURS = tuple(tuple(t for t in range(5) if f // 5**t % 5) for f in range(5**5))
+EXCHANGES_FACE_UP = tuple(tuple(tuple(EXCHANGE_FACE_UP + 5 * c + t for t in FACE_COLOURS[f]) for f in range(5**5))
+                          for c in range(5))
+TAKES = tuple(tuple(TAKE + t for t in FACE_COLOURS[f]) for f in range(5**5))
 
 TURN, SECOND, REFILL = 0, 1, 2  # the phases: a turn's first piece or exchange, its second piece, refilling the hand
 
@@ -202,8 +230,8 @@ class ChinaSchacht:
     """A game of China (Schacht), base game."""
 
     __slots__ = ("rng", "players", "face", "current", "phase", "terminal", "moves", "free", "palaces", "in_province",
-                 "emissaries", "emissary_total", "scored", "palaces_left", "emissaries_left", "score", "hand",
-                 "hand_size", "deck", "face_up", "face_up_size", "discard", "exhausted", "end_announced",
+                 "emissaries", "emissary_total", "most", "room", "scored", "palaces_left", "emissaries_left", "score",
+                 "hand", "hand_size", "deck", "face_up", "face_up_size", "discard", "exhausted", "end_announced",
                  "finished", "here", "placed", "was_empty", "_legal")
 
     def __init__(self, seed: int = 0, players: int = 3) -> None:
@@ -221,15 +249,17 @@ class ChinaSchacht:
         self.in_province = [[0] * n for _ in range(N_PROVINCES)]  # palaces per province, per player
         self.emissaries = [[0] * n for _ in range(N_PROVINCES)]  # emissaries per province, per player
         self.emissary_total = [0] * N_PROVINCES
+        self.most = [0] * N_PROVINCES  # the majority's palaces per province
+        self.room = 0  # the provinces with room for an emissary (most > emissaries), a bit mask
         self.scored = [False] * N_PROVINCES
         self.palaces_left = [20] * n
         self.emissaries_left = [8] * n
         self.score = [0] * n
-        self.hand = [[0] * 5 for _ in range(n)]  # cards per colour
+        self.hand = [0] * n  # each hand's cards, 2 bits a colour
         self.hand_size = [0] * n
         removed = REMOVED_PER_COLOUR[n]
         self.deck = [c for c in range(5) for _ in range(removed, CARDS_OF[c])]
-        self.face_up = [0] * 5
+        self.face_up = 0  # the face-up cards, a digit in base 5 a colour
         self.face_up_size = 0
         self.discard: list[int] = []
         self.exhausted = 0
@@ -249,7 +279,7 @@ class ChinaSchacht:
         deck = self.deck
         c = deck[self.rng.below(len(deck))]
         deck.remove(c)
-        self.hand[p][c] += 1
+        self.hand[p] += HAND_UNIT[c]
         self.hand_size[p] += 1
         if not deck:
             self._deck_out()
@@ -268,16 +298,12 @@ class ChinaSchacht:
             deck = self.deck
             c = deck[self.rng.below(len(deck))]
             deck.remove(c)
-            self.face_up[c] += 1
+            self.face_up += FACE_UNIT[c]
             self.face_up_size += 1
             if not deck:
                 self._deck_out()
 
     # -- the moves ------------------------------------------------------------------------
-    def _room(self, r: int) -> int:
-        """How many more emissaries province r holds: its majority's palaces, less its emissaries."""
-        return max(self.in_province[r]) - self.emissary_total[r]
-
     def legal_actions(self) -> list[int]:
         legal = self._legal
         if legal is not None:
@@ -290,47 +316,38 @@ class ChinaSchacht:
         hand = self.hand[p]
         phase = self.phase
         if phase == REFILL:
-            face_up = self.face_up
-            for t in range(5):
-                if face_up[t]:
-                    legal.append(TAKE + t)
+            legal += TAKES[self.face_up]
             if self.deck:
                 legal.append(DRAW)
         else:
             here = self.here
-            payments = [c for c in range(5) if hand[c]] + [5 + j for j in range(5) if hand[j] >= 2]
             if self.palaces_left[p] > 0:
                 open_free = self.free & (PROVINCE_MASK[here] if here >= 0 else ALL_SPACES)
-                for k in payments:
+                for k in PAYMENTS[hand]:
                     if k < 5:  # one card of the province's colour
                         spaces = open_free & COLOUR_SPACES[k]
                     else:  # a pair of another colour
                         spaces = open_free & ~COLOUR_SPACES[k - 5]
-                    at = BUILD_AT[k]
-                    while spaces:
-                        low = spaces & -spaces
-                        legal.append(at[low.bit_length()])
-                        spaces ^= low
+                    if spaces:
+                        by_byte = BUILD_BYTES[k]
+                        i = 0
+                        for byte in spaces.to_bytes(_BYTES, "little"):
+                            if byte:
+                                legal += by_byte[i][byte]
+                            i += 1
             if self.emissaries_left[p] > 0:
-                in_province = self.in_province
-                totals = self.emissary_total
-                for r in (here,) if here >= 0 else range(N_PROVINCES):
-                    if max(in_province[r]) > totals[r]:
-                        colour = PROVINCE_COLOUR[r]
-                        for k in payments:
-                            if (k == colour) if k < 5 else (k - 5 != colour):
-                                legal.append(SEND + k * N_PROVINCES + r)
+                room = self.room if here < 0 else self.room & 1 << here
+                sends = SENDS[hand]
+                while room:
+                    low = room & -room
+                    legal += sends[low.bit_length() - 1]
+                    room ^= low
             if phase == TURN:
                 if self.deck:
-                    for c in range(5):
-                        if hand[c]:
-                            legal.append(EXCHANGE_BLIND + c)
+                    legal += EXCHANGES_BLIND[hand]
                 face_up = self.face_up
-                for c in range(5):
-                    if hand[c]:
-                        for t in range(5):
-                            if face_up[t]:
-                                legal.append(EXCHANGE_FACE_UP + 5 * c + t)
+                for c in HAND_COLOURS[hand]:
+                    legal += EXCHANGES_FACE_UP[c][face_up]
             else:
                 legal.append(STOP)
         if not legal:
@@ -353,20 +370,22 @@ class ChinaSchacht:
             if self.here < 0:  # the turn's first piece
                 self.here = r
                 self.was_empty = not self.emissary_total[r] and not (PROVINCE_MASK[r] & ~self.free)
-            hand = self.hand[p]
             if k < 5:
-                hand[k] -= 1
+                self.hand[p] -= HAND_UNIT[k]
                 self.hand_size[p] -= 1
                 self.discard.append(k)
             else:
-                hand[k - 5] -= 2
+                self.hand[p] -= 2 * HAND_UNIT[k - 5]
                 self.hand_size[p] -= 2
                 self.discard += (k - 5, k - 5)
             if action < SEND:
                 bit = 1 << space
                 self.free &= ~bit
                 self.palaces[p] |= bit
-                self.in_province[r][p] += 1
+                mine = self.in_province[r][p] = self.in_province[r][p] + 1
+                if mine > self.most[r]:  # a new majority: room for one more emissary
+                    self.most[r] = mine
+                    self.room |= 1 << r
                 self.palaces_left[p] -= 1
                 if not self.scored[r] and not self.free & PROVINCE_MASK[r]:  # the province is full: scored now
                     for q in range(self.players):
@@ -374,7 +393,9 @@ class ChinaSchacht:
                     self.scored[r] = True
             else:
                 self.emissaries[r][p] += 1
-                self.emissary_total[r] += 1
+                total = self.emissary_total[r] = self.emissary_total[r] + 1
+                if total == self.most[r]:
+                    self.room &= ~(1 << r)
                 self.emissaries_left[p] -= 1
             self.placed += 1
             if self.placed < 2 and not self.was_empty and self.hand_size[p]:
@@ -383,23 +404,21 @@ class ChinaSchacht:
                 next_phase = self._refill_hand(p)
         elif action < EXCHANGE_FACE_UP:
             c = action - EXCHANGE_BLIND
-            self.hand[p][c] -= 1
+            self.hand[p] -= HAND_UNIT[c]
             self.hand_size[p] -= 1
             self.discard.append(c)
             self._draw_blind(p)
         elif action < TAKE:
             c, t = divmod(action - EXCHANGE_FACE_UP, 5)
-            hand = self.hand[p]
-            hand[c] -= 1
+            self.hand[p] += HAND_UNIT[t] - HAND_UNIT[c]
             self.discard.append(c)
-            self.face_up[t] -= 1
+            self.face_up -= FACE_UNIT[t]
             self.face_up_size -= 1
-            hand[t] += 1
         elif action < DRAW:
             t = action - TAKE
-            self.face_up[t] -= 1
+            self.face_up -= FACE_UNIT[t]
             self.face_up_size -= 1
-            self.hand[p][t] += 1
+            self.hand[p] += HAND_UNIT[t]
             self.hand_size[p] += 1
             next_phase = self._refill_hand(p)
         elif action == DRAW:
@@ -442,7 +461,7 @@ class ChinaSchacht:
         if self.finished:
             return True
         has_space = self.free != 0
-        has_room = any(max(self.in_province[r]) > self.emissary_total[r] for r in range(N_PROVINCES))
+        has_room = self.room != 0
         for q in range(self.players):
             if (has_space and self.palaces_left[q] > 0) or (has_room and self.emissaries_left[q] > 0):
                 return False

@@ -9,7 +9,8 @@ At every decision both must agree on whether the game is over, the scores, and t
 the generated module's and played on both by its text; at the end the winners must agree. Chance
 is not handed from one to the other: each side draws from its own generator of the game's seed,
 in the rule set's order, so a difference in what is drawn, or when, is a divergence too. The
-generated module is given the readings the hand-written version plays (its `OPTIONS`).
+generated module is given the readings the hand-written version plays (its `OPTIONS`); with
+RULEWRIGHT_NATIVE=1 (after `rulewright compile --native`) it is the native build that is checked.
 Exit status 0 when every game agreed, 1 at a divergence (told with the game's seed and the move).
 """
 

@@ -230,9 +230,9 @@ class ChinaSchacht:
     """A game of China (Schacht), base game."""
 
     __slots__ = ("rng", "players", "face", "current", "phase", "terminal", "moves", "free", "palaces", "in_province",
-                 "emissaries", "emissary_total", "most", "room", "scored", "palaces_left", "emissaries_left", "score",
-                 "hand", "hand_size", "deck", "face_up", "face_up_size", "discard", "exhausted", "end_announced",
-                 "finished", "here", "placed", "was_empty", "_legal")
+                 "emissaries", "emissary_total", "most", "room", "scored", "palaces_left", "emissaries_left",
+                 "with_palaces", "with_emissaries", "score", "hand", "hand_size", "deck", "face_up", "face_up_size",
+                 "discard", "exhausted", "end_announced", "finished", "here", "placed", "was_empty", "_legal")
 
     def __init__(self, seed: int = 0, players: int = 3) -> None:
         if players not in PLAYERS:
@@ -254,6 +254,7 @@ class ChinaSchacht:
         self.scored = [False] * N_PROVINCES
         self.palaces_left = [20] * n
         self.emissaries_left = [8] * n
+        self.with_palaces = self.with_emissaries = n  # how many players have palaces, emissaries left
         self.score = [0] * n
         self.hand = [0] * n  # each hand's cards, 2 bits a colour
         self.hand_size = [0] * n
@@ -387,6 +388,8 @@ class ChinaSchacht:
                     self.most[r] = mine
                     self.room |= 1 << r
                 self.palaces_left[p] -= 1
+                if not self.palaces_left[p]:
+                    self.with_palaces -= 1
                 if not self.scored[r] and not self.free & PROVINCE_MASK[r]:  # the province is full: scored now
                     for q in range(self.players):
                         self.score[q] += self._province_points(q, r)
@@ -397,6 +400,8 @@ class ChinaSchacht:
                 if total == self.most[r]:
                     self.room &= ~(1 << r)
                 self.emissaries_left[p] -= 1
+                if not self.emissaries_left[p]:
+                    self.with_emissaries -= 1
             self.placed += 1
             if self.placed < 2 and not self.was_empty and self.hand_size[p]:
                 next_phase = SECOND
@@ -433,7 +438,8 @@ class ChinaSchacht:
             self.phase = next_phase
             return
         # the turn ends: the face-up cards refilled; the last round once the deck ran out twice
-        self._refill_face_up()
+        if self.face_up_size < 4 and self.deck:
+            self._refill_face_up()
         self.here = -1
         self.placed = 0
         self.was_empty = False
@@ -458,14 +464,7 @@ class ChinaSchacht:
 
     def _over(self) -> bool:
         """The game is over: its last turn played, or no player can place a piece anywhere."""
-        if self.finished:
-            return True
-        has_space = self.free != 0
-        has_room = self.room != 0
-        for q in range(self.players):
-            if (has_space and self.palaces_left[q] > 0) or (has_room and self.emissaries_left[q] > 0):
-                return False
-        return True
+        return self.finished or not ((self.free and self.with_palaces) or (self.room and self.with_emissaries))
 
     def apply_text(self, text: str) -> None:
         action = ACTION_OF_TEXT.get(text, -1)

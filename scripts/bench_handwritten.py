@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Random playouts per CPU second of a game's hand-written Python version (bench/handwritten/)
+"""Random playouts per CPU second of a game's hand-written Python version (scripts/handwritten/)
 beside the generated module, interpreted and native, from the same Python loop, in one run: the
 ratios issue 38's targets are set in.
 
@@ -31,7 +31,7 @@ HANDWRITTEN = {"china-cornett": "handwritten.china_cornett", "china-schacht": "h
 MEASURE = r"""
 import importlib, json, random, sys, time
 side, module, seconds, root = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4]
-sys.path.insert(0, root + "/bench")
+sys.path.insert(0, root + "/scripts")
 hand = importlib.import_module(module)
 players = hand.PLAYERS[0]
 pick = random.Random(0)
@@ -84,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-native", action="store_true", help="leave the native build out")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
-    written = [g for g in HANDWRITTEN if (ROOT / "bench" / (HANDWRITTEN[g].replace(".", "/") + ".py")).exists()]
+    written = [g for g in HANDWRITTEN if (ROOT / "scripts" / (HANDWRITTEN[g].replace(".", "/") + ".py")).exists()]
     unknown = [g for g in args.games if g not in written]
     if unknown:
         parser.error(f"no hand-written {unknown[0]!r}: one of {', '.join(written)}")

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Play seeded random games on a hand-written version of a game (bench/handwritten/) and on the
+"""Play seeded random games on a hand-written version of a game (scripts/handwritten/) and on the
 generated module side by side, move for move, and stop at the first difference.
 
     .venv/bin/python scripts/lockstep_handwritten.py china-cornett --games 1000 [--players P] [--seed S]
@@ -32,9 +32,9 @@ MAX_MOVES = 100_000  # a game longer than this is a divergence of its own (neith
 
 
 def handwritten(game: str) -> ModuleType:
-    """The hand-written version of `game` (bench/handwritten/, not a module of the package)."""
-    if str(ROOT / "bench") not in sys.path:
-        sys.path.insert(0, str(ROOT / "bench"))
+    """The hand-written version of `game` (scripts/handwritten/, not a module of the package)."""
+    if str(ROOT / "scripts") not in sys.path:
+        sys.path.insert(0, str(ROOT / "scripts"))
     return importlib.import_module(HANDWRITTEN[game])
 
 

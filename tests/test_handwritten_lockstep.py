@@ -1,4 +1,4 @@
-"""The hand-written reference versions of issue 38 (bench/handwritten/) play move for move the same
+"""The hand-written reference versions of issue 38 (scripts/handwritten/) play move for move the same
 games as the generated modules (scripts/lockstep_handwritten.py), and broken copies of them are
 caught: a test that proves the lockstep can fail. A few games here; the script's `--games 1000` is
 the long run."""

@@ -402,6 +402,10 @@ class ChinaSchacht:
                 self.emissaries_left[p] -= 1
                 if not self.emissaries_left[p]:
                     self.with_emissaries -= 1
+            # the end (no piece can be placed anywhere) changes with a piece placed, and only then
+            if not ((self.free and self.with_palaces) or (self.room and self.with_emissaries)):
+                self.terminal = True
+                return
             self.placed += 1
             if self.placed < 2 and not self.was_empty and self.hand_size[p]:
                 next_phase = SECOND
@@ -431,9 +435,6 @@ class ChinaSchacht:
             next_phase = self._refill_hand(p)
         elif action == STOP:
             next_phase = self._refill_hand(p)
-        if self._over():
-            self.terminal = True
-            return
         if next_phase >= 0:
             self.phase = next_phase
             return
@@ -450,9 +451,6 @@ class ChinaSchacht:
             if self.finished:
                 self.terminal = True
                 return
-        if self._over():
-            self.terminal = True
-            return
         self.current = (p + 1) % self.players
         self.phase = TURN
 
@@ -461,10 +459,6 @@ class ChinaSchacht:
         if self.hand_size[p] < 3 and (self.deck or self.face_up_size):
             return REFILL
         return -1
-
-    def _over(self) -> bool:
-        """The game is over: its last turn played, or no player can place a piece anywhere."""
-        return self.finished or not ((self.free and self.with_palaces) or (self.room and self.with_emissaries))
 
     def apply_text(self, text: str) -> None:
         action = ACTION_OF_TEXT.get(text, -1)

@@ -4,7 +4,7 @@ beside the generated module, interpreted and native, from the same Python loop, 
 ratios issue 38's targets are set in.
 
     .venv/bin/rulewright compile --native            # for the native side: the build must be current
-    .venv/bin/python scripts/bench_handwritten.py [GAME ...] [--seconds S] [--rounds R] [--no-native]
+    .venv/bin/python scripts/bench_handwritten.py [GAME ...] [--players P] [--seconds S] [--rounds R] [--no-native]
 
 Each measure runs in a fresh process (the native build is switched on by RULEWRIGHT_NATIVE=1 before
 rulewright is imported), the sides alternating for R rounds; the best round of each side is kept.
@@ -19,6 +19,7 @@ at the start and the end.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import subprocess
@@ -30,10 +31,10 @@ HANDWRITTEN = {"china-cornett": "handwritten.china_cornett", "china-schacht": "h
 
 MEASURE = r"""
 import importlib, json, random, sys, time
-side, module, seconds, root = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4]
+side, module, seconds, root, players = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4], int(sys.argv[5])
 sys.path.insert(0, root + "/scripts")
 hand = importlib.import_module(module)
-players = hand.PLAYERS[0]
+players = players or hand.PLAYERS[0]
 pick = random.Random(0)
 games = moves = 0
 if side == "hand-written":
@@ -63,12 +64,13 @@ print(json.dumps({"playouts": games / elapsed, "moves": moves / max(games, 1)}))
 """
 
 
-def measure(side: str, game: str, seconds: float) -> dict[str, float]:
+def measure(side: str, game: str, seconds: float, players: int) -> dict[str, float]:
     env = dict(os.environ)
     env.pop("RULEWRIGHT_NATIVE", None)
     if side == "native":
         env["RULEWRIGHT_NATIVE"] = "1"
-    out = subprocess.run([sys.executable, "-c", MEASURE, side, HANDWRITTEN[game], str(seconds), str(ROOT)],
+    out = subprocess.run([sys.executable, "-c", MEASURE, side, HANDWRITTEN[game], str(seconds), str(ROOT),
+                          str(players)],
                          env=env, cwd=ROOT, capture_output=True, text=True, check=False)
     if out.returncode != 0:
         raise SystemExit(f"bench_handwritten: {side} {game} failed:\n{out.stderr.strip()[-2000:]}")
@@ -81,6 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("games", nargs="*", help=f"games (default: those written, of {', '.join(HANDWRITTEN)})")
     parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds of playouts per measure (default 3)")
     parser.add_argument("--rounds", type=int, default=3, help="rounds of the sides alternating (default 3)")
+    parser.add_argument("--players", type=int, default=0, help="players (default: each game's first count)")
     parser.add_argument("--no-native", action="store_true", help="leave the native build out")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
@@ -90,6 +93,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"no hand-written {unknown[0]!r}: one of {', '.join(written)}")
     if not (0 < args.seconds <= 600 and 0 < args.rounds <= 20):
         parser.error("--seconds must be in (0, 600], --rounds in 1..20")
+    if str(ROOT / "scripts") not in sys.path:
+        sys.path.insert(0, str(ROOT / "scripts"))
+    for game in args.games or written:
+        counts = importlib.import_module(HANDWRITTEN[game]).PLAYERS
+        if args.players and args.players not in counts:
+            parser.error(f"the hand-written {game} is played by {', '.join(map(str, counts))} players")
     sides = ["hand-written", "interpreted"] + ([] if args.no_native else ["native"])
     load_before = os.getloadavg()[0]
     rows: dict[str, dict[str, float]] = {}
@@ -98,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
         best: dict[str, float] = {}
         for _ in range(args.rounds):
             for side in sides:
-                got = measure(side, game, args.seconds)
+                got = measure(side, game, args.seconds, args.players)
                 best[side] = max(best.get(side, 0.0), got["playouts"])
                 moves.setdefault(game, {})[side] = got["moves"]
         rows[game] = best

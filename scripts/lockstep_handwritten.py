@@ -86,7 +86,8 @@ def run(game: str, games: int, seed: int = 0, players: int | None = None, hand: 
     hand = handwritten(game) if hand is None else hand
     count = hand.PLAYERS[0] if players is None else players
     if count not in hand.PLAYERS:
-        raise SystemExit(f"lockstep_handwritten: the hand-written {game} is played by {hand.PLAYERS} players")
+        raise SystemExit(f"lockstep_handwritten: the hand-written {game} is played by "
+                         f"{', '.join(map(str, hand.PLAYERS))} players")
     ruleset = load(hand.RULESET)
     report = Report()
     for i in range(games):

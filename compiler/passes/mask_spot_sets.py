@@ -1,6 +1,7 @@
 """Pass `mask_spot_sets`: the spots where one field holds one value, as a bit mask kept up to date.
 
-A field per spot of simple values (an enumeration, an entity, a number, a truth value) compared
+A field per spot of simple values (an enumeration, an entity, a number, a truth value; or of
+optional ones, `none` a value too: Hex's `stone[s] == none`, its free cells) compared
 with one constant picks a set of spots. The rules ask of such sets in a few forms, each of which
 walks every spot (or every spot of a region) at each use:
 
@@ -35,6 +36,7 @@ from .. import typed as t
 from ..analysis import Facts
 from ..analysis.walk import expressions
 from ..names import joined
+from ..types import Ty
 from .rewrite import map_nodes
 
 # the built-ins that read a set of spots as a mask: argument index, and the call written with it
@@ -106,12 +108,22 @@ def served(masks: tuple[t.Mask, ...], e: t.Builtin | t.Comprehension, defines: d
     return found if found is not None and kept(masks, found) is not None else None
 
 
+SIMPLE = ("enum", "entity", "int", "bool")  # the kinds of value a mask is kept of
+NONE = -2  # the `value` of a mask of the spots whose optional field is `none` (`EMPTY`, -1: a list field empty)
+
+
+def simple(ty: Ty) -> bool:
+    """Whether a field's values are ones a mask is kept of: simple values, or optional ones (`none` a value too)."""
+    return ty.kind in SIMPLE or ty.kind == "optional" and ty.elem is not None and ty.elem.kind in SIMPLE
+
+
 def _test(cond: t.Expr | None, var: t.Symbol, constants: dict[str, int]) -> tuple[str, int, str, str] | None:
-    """`f[var] == C` (or `!=`), f a field per spot of simple values: (field, value, its code, op)."""
+    """`f[var] == C` (or `!=`), f a field per spot of simple values (or optional ones, C `none` too):
+    (field, value, its code, op)."""
     if not (isinstance(cond, t.Binary) and cond.op in ("==", "!=")
             and isinstance(cond.left, t.PerIndex) and cond.left.field.per == "spot"
             and cond.left.field.kind in ("field", "perfield")
-            and cond.left.ty.kind in ("enum", "entity", "int", "bool")
+            and simple(cond.left.ty)
             and isinstance(cond.left.index, t.Ref) and cond.left.index.sym is var):
         return None
     value = constant(cond.right, constants)
@@ -155,7 +167,10 @@ def aggregate_filter(e: t.Comprehension, constants: dict[str, int]) -> Filter | 
 
 
 def constant(e: t.Expr, constants: dict[str, int]) -> tuple[int, str] | None:
-    """A value known when compiling: a named constant (an enum value, an entity's name), a number."""
+    """A value known when compiling: a named constant (an enum value, an entity's name), a number,
+    a truth value, `none` (`NONE`, written `None`)."""
+    if isinstance(e, t.Ref) and e.sym.kind == "value" and e.sym.name == "none":
+        return NONE, "None"
     if isinstance(e, t.Ref) and e.sym.kind == "const" and e.sym.py in constants:
         return constants[e.sym.py], e.sym.py
     if isinstance(e, t.Num) and 0 <= e.value < 1 << 30:

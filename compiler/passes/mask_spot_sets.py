@@ -34,7 +34,7 @@ from dataclasses import dataclass, replace
 from ...core.source import SourceSpan
 from .. import typed as t
 from ..analysis import Facts
-from ..analysis.walk import expressions
+from ..analysis.walk import expressions, nodes
 from ..names import joined
 from ..types import Ty
 from .rewrite import map_nodes
@@ -66,9 +66,10 @@ def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
     constants = {name: value for name, value, _ in program.tables.constants}
     defines = {d.name: d for d in program.defines}
     found: dict[tuple[str, int], t.Mask] = {(m.field, m.value): m for m in program.masks}  # (`mask_values`: the empty)
+    once = _read_once(program)
     for e in expressions(program):
         key = _filter(e, defines, constants)
-        if key is not None and (key.field, key.value) not in found:
+        if key is not None and (key.field, key.value) not in found and id(e) not in once:
             slot = joined("mask", key.field, key.value_py.lower())
             found[(key.field, key.value)] = t.Mask(key.field, key.value, key.value_py, slot, key.span)
     masks = tuple(found.values())
@@ -82,6 +83,14 @@ def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
 
     marking = map_nodes(program, marked)
     return (marking if masks == program.masks else replace(marking, masks=masks))
+
+
+def _read_once(program: t.TypedProgram) -> set[int]:
+    """The nodes of the scores, the returns and the tie-break: computed once a game is over, where a
+    mask kept at every write of its field would cost more than the walk it saves (Othello's count of
+    the discs on the board, read by its returns only). A mask some other rule reads is read there too."""
+    roots = [sc.expr for sc in program.scoring] + [x for x in (program.returns, program.tie_break) if x is not None]
+    return {id(n) for root in roots for n in nodes(root)}
 
 
 def _filter(e: t.Expr, defines: dict[str, t.Define], constants: dict[str, int]) -> Filter | None:

@@ -46,7 +46,7 @@ def _board__board() -> rt.GridBoard:
 class OthelloState(rt.State):
     """A position of Othello."""
 
-    __slots__ = ('disc', 'over', '_budget', '_d__can_place', '_d__discs', '_kept_end', '_kept_shared', '_mask__disc__none', '_actions__place')
+    __slots__ = ('disc', 'over', '_budget', '_d__can_place', '_d__discs', '_kept_end', '_kept_shared', '_actions__place')
 
     FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = (
         rt.FieldInfo('disc', 'spot', 'optional', '', (), 'all', '', declared='optional(player)'),
@@ -77,7 +77,6 @@ class OthelloState(rt.State):
     _d__discs: dict[int, int] | None
     _kept_end: bool | None
     _kept_shared: bool  # a copy may share the dicts of kept values: drop from copies of them (pass `drop_in_place`)
-    _mask__disc__none: int  # `mask_spot_sets`: the spots whose disc is None, as a bit mask (board.spot_bit) kept up to date as disc changes: the sets of spots it picks (rules/othello/base.yaml:83 ...) are read from it, not found by walking every spot
     _budget: int  # the work left to a move (runtime/limits.py); declared for mypyc (docs/native.md)
     # Tables of the board every state on it shares, found once as the game starts (pass `bind_board_tables`).
     _actions__place: list[rt.Action | None]  # the interned actions of `place` (`index_actions`)
@@ -101,16 +100,12 @@ class OthelloState(rt.State):
         """`setup:`, before the first turn."""
         self.disc[rt.value_of(self.board.spot_at(4, 4), 'rules/othello/base.yaml:41')] = range(self.num_players)[1]  # base.yaml:41
         self._d__can_place = self._d__discs = None  # base.yaml:41
-        self._mask__disc__none = self.board.value_mask(self.disc, None)  # base.yaml:41
         self.disc[rt.value_of(self.board.spot_at(5, 5), 'rules/othello/base.yaml:42')] = range(self.num_players)[1]  # base.yaml:42
         self._d__can_place = self._d__discs = None  # base.yaml:42
-        self._mask__disc__none = self.board.value_mask(self.disc, None)  # base.yaml:42
         self.disc[rt.value_of(self.board.spot_at(4, 5), 'rules/othello/base.yaml:43')] = range(self.num_players)[0]  # base.yaml:43
         self._d__can_place = self._d__discs = None  # base.yaml:43
-        self._mask__disc__none = self.board.value_mask(self.disc, None)  # base.yaml:43
         self.disc[rt.value_of(self.board.spot_at(5, 4), 'rules/othello/base.yaml:44')] = range(self.num_players)[0]  # base.yaml:44
         self._d__can_place = self._d__discs = None  # base.yaml:44
-        self._mask__disc__none = self.board.value_mask(self.disc, None)  # base.yaml:44
 
     # -- Phases -------------------------------------------------------------------------------
     def _enter_phase(self) -> None:
@@ -190,7 +185,6 @@ class OthelloState(rt.State):
             self.trace.append("actions.place")
         self.disc[s] = self.current  # base.yaml:58
         self._d__can_place = self._d__discs = None  # base.yaml:58
-        self._mask__disc__none &= ~self.board.spot_bit[s]  # base.yaml:58
         for d in range(8):  # base.yaml:61
             line: Sequence[int] = ()  # base.yaml:62
             closed = False  # base.yaml:63
@@ -207,7 +201,6 @@ class OthelloState(rt.State):
                 for t in (line if len(line) <= 16 else rt.walk(self, line, 2, 'rules/othello/base.yaml:72')):  # base.yaml:72
                     self.disc[t] = self.current  # base.yaml:73
                     self._d__can_place = self._d__discs = None  # base.yaml:73
-                    self._mask__disc__none &= ~self.board.spot_bit[t]  # base.yaml:73
         self.over = not any(self.can_place(t, p) for p in ((self.current + 1) % self.num_players, self.current) for t in self.board.spots)  # base.yaml:76
         self._kept_end = None  # base.yaml:76
 
@@ -275,7 +268,7 @@ class OthelloState(rt.State):
 
     def _returns(self, player: int) -> int:
         # rules/othello/base.yaml:83: the return of `player` once the game is over
-        return 1 if (2 * self.discs(player)) > (self.board.all_mask & ~self._mask__disc__none).bit_count() else (-1 if (2 * self.discs(player)) < (self.board.all_mask & ~self._mask__disc__none).bit_count() else 0)
+        return 1 if (2 * self.discs(player)) > sum(1 for s in self.board.spots if self.disc[s] is not None) else (-1 if (2 * self.discs(player)) < sum(1 for s in self.board.spots if self.disc[s] is not None) else 0)
 
     # -- Visibility ---------------------------------------------------------------------------
     def _shown(self, _name: str) -> bool:
@@ -296,7 +289,6 @@ class OthelloState(rt.State):
         _other._d__discs = self._d__discs
         _other._kept_end = self._kept_end
         _other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
-        _other._mask__disc__none = self._mask__disc__none
         _other._actions__place = self._actions__place
 
     def _fields_set(self) -> None:
@@ -304,7 +296,6 @@ class OthelloState(rt.State):
         scenario's position): the values kept between moves are forgotten, what is kept beside
         the fields is made again."""
         self._forget_kept()
-        self._mask__disc__none = self.board.value_mask(self.disc, None)
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `keep_derived`, `keep_end`): None is stale."""

@@ -85,7 +85,7 @@ def _board__warring_states() -> rt.HexMapBoard:
 class YellowYangtzeState(rt.State):
     """A position of Yellow & Yangtze."""
 
-    __slots__ = ('_opt__actions_per_turn', '_opt__leader_joining', '_opt__governor_bonus', '_opt__governor_point', '_opt__soldier_leader_discard', '_opt__unifying_tile', '_opt__chain_after_declined_pagoda', '_opt__war_triangles', '_opt__jokers', '_opt__market_refill', 'tile_on', 'chief_on', 'pagodas', 'bag', 'rack', 'rack_size', 'market', 'box', 'points', 'actions_done', 'last_peasant', 'last_tile', 'started_war', 'reunification', 'conflict', 'lifted', 'game_over', '_budget', '_d__empty', '_d__group_of', '_d__chief_cell', '_d__on_board', '_d__off_board', '_d__groups_beside', '_d__states_beside', '_d__governor_beside', '_d__index_of', '_d__in_rack', '_d__pagoda_cells', '_d__triangles_at', '_d__free_triangles_at', '_d__pagodas_left', '_d__first_triangles_at', '_d__open_triangles', '_d__joins_states', '_d__leader_sites', '_d__leader_cells', '_d__empty_rivers', '_d__empty_land', '_d__chain_cells', '_d__rival_of', '_d__level', '_d__tie_key', '_d__spread', '_kept_end', '_kept_shared', '_mask__tile_on__none', '_actions__place_leader', '_actions__lift_leader', '_actions__relocate', '_actions__leave_off', '_actions__withdraw_leader', '_actions__place_tile', '_actions__chain_peasant', '_actions__end_chain', '_actions__decline_pagoda', '_actions__take_from_market', '_actions__leave_market', '_actions__peasant_revolt', '_actions__merchant_pagoda', '_actions__end_turn')
+    __slots__ = ('_opt__actions_per_turn', '_opt__leader_joining', '_opt__governor_bonus', '_opt__governor_point', '_opt__soldier_leader_discard', '_opt__unifying_tile', '_opt__chain_after_declined_pagoda', '_opt__war_triangles', '_opt__jokers', '_opt__market_refill', 'tile_on', 'chief_on', 'pagodas', 'bag', 'rack', 'rack_size', 'market', 'box', 'points', 'actions_done', 'last_peasant', 'last_tile', 'started_war', 'reunification', 'conflict', 'lifted', 'game_over', '_budget', '_d__tiled', '_d__untiled', '_d__empty', '_d__group_of', '_d__chief_cell', '_d__on_board', '_d__off_board', '_d__groups_beside', '_d__states_beside', '_d__governor_beside', '_d__index_of', '_d__in_rack', '_d__pagoda_cells', '_d__triangles_at', '_d__free_triangles_at', '_d__pagodas_left', '_d__first_triangles_at', '_d__open_triangles', '_d__joins_states', '_d__leader_sites', '_d__leader_cells', '_d__empty_rivers', '_d__empty_land', '_d__chain_cells', '_d__rival_of', '_d__level', '_d__tie_key', '_d__spread', '_kept_end', '_kept_shared', '_mask__tile_on__none', '_actions__place_leader', '_actions__lift_leader', '_actions__relocate', '_actions__leave_off', '_actions__withdraw_leader', '_actions__place_tile', '_actions__chain_peasant', '_actions__end_chain', '_actions__decline_pagoda', '_actions__take_from_market', '_actions__leave_market', '_actions__peasant_revolt', '_actions__merchant_pagoda', '_actions__end_turn')
 
     FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = (
         rt.FieldInfo('tile_on', 'spot', 'optional', '', (), 'all', 'The tile on each cell of the map (none where there is none).', declared='optional(tile)'),
@@ -175,6 +175,8 @@ class YellowYangtzeState(rt.State):
     lifted: tuple[int, int] | None
     game_over: bool
     # Values kept between moves (docs/optimiser.md, passes `keep_derived` and `keep_end`): None while stale.
+    _d__tiled: Sequence[int] | None
+    _d__untiled: Sequence[int] | None
     _d__empty: Sequence[int] | None
     _d__group_of: dict[int, frozenset[int]] | None
     _d__chief_cell: dict[tuple[int, int], Sequence[int]] | None
@@ -294,10 +296,11 @@ class YellowYangtzeState(rt.State):
         capitals = self.board.spots_of(self.board.all_mask, (_once__2 for _s__1, _once__2 in (self.board.tables.spot_groups.get('spot.site') or self.board.tables.group_spots('spot.site', [self.board.spot_attributes[0][s] for s in self.board.spots])).items() if _s__1 == CAPITAL))  # base.yaml:427; made from bit masks list(... for s in spots)
         for i in range(0, 7):  # base.yaml:428
             self.tile_on[capitals[i]] = range(138)[i]  # base.yaml:429
-            self._d__empty = self._d__group_of = self._d__groups_beside = self._d__states_beside = None  # base.yaml:429
-            self._d__governor_beside = self._d__triangles_at = self._d__free_triangles_at = self._d__first_triangles_at = None  # base.yaml:429
-            self._d__open_triangles = self._d__joins_states = self._d__leader_sites = self._d__leader_cells = None  # base.yaml:429
-            self._d__empty_rivers = self._d__empty_land = self._d__chain_cells = self._d__rival_of = None  # base.yaml:429
+            self._d__tiled = self._d__untiled = self._d__empty = self._d__group_of = None  # base.yaml:429
+            self._d__groups_beside = self._d__states_beside = self._d__governor_beside = self._d__triangles_at = None  # base.yaml:429
+            self._d__free_triangles_at = self._d__first_triangles_at = self._d__open_triangles = self._d__joins_states = None  # base.yaml:429
+            self._d__leader_sites = self._d__leader_cells = self._d__empty_rivers = self._d__empty_land = None  # base.yaml:429
+            self._d__chain_cells = self._d__rival_of = None  # base.yaml:429
             self._mask__tile_on__none = self.board.value_mask(self.tile_on, None)  # base.yaml:429
             self._derived = None  # base.yaml:429
         self.bag = tuple([range(138)[i] for i in range(7, 138)])  # base.yaml:430
@@ -940,29 +943,23 @@ class YellowYangtzeState(rt.State):
         return (self.tile_on[s] is not None and ATTR__TILE__KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:315')] == k)  # base.yaml:315
 
     def tiled(self) -> Sequence[int]:
-        # rules/yellow-yangtze/base.yaml:317; computed once per state (`cached: true`)
-        _memo = self._derived
-        if _memo is None:
-            _memo = self._derived = {}
-        elif 'tiled' in _memo:
-            _remembered: Sequence[int] = _memo['tiled']
-            return _remembered
+        # rules/yellow-yangtze/base.yaml:317; kept between moves: recomputed once `tile_on` changes
+        _kept = self._d__tiled
+        if _kept is not None:
+            return _kept
         rt.spend(self, 177, 'rules/yellow-yangtze/base.yaml:317')  # base.yaml:317
         _value: Sequence[int] = self.board.mask_spots(self.board.all_mask & ~self._mask__tile_on__none)  # base.yaml:317
-        _memo['tiled'] = _value
+        self._d__tiled = _value
         return _value
 
     def untiled(self) -> Sequence[int]:
-        # rules/yellow-yangtze/base.yaml:318; computed once per state (`cached: true`)
-        _memo = self._derived
-        if _memo is None:
-            _memo = self._derived = {}
-        elif 'untiled' in _memo:
-            _remembered: Sequence[int] = _memo['untiled']
-            return _remembered
+        # rules/yellow-yangtze/base.yaml:318; kept between moves: recomputed once `tile_on` changes
+        _kept = self._d__untiled
+        if _kept is not None:
+            return _kept
         rt.spend(self, 177, 'rules/yellow-yangtze/base.yaml:318')  # base.yaml:318
         _value: Sequence[int] = self.board.mask_spots(self._mask__tile_on__none)  # base.yaml:318
-        _memo['untiled'] = _value
+        self._d__untiled = _value
         return _value
 
     def taken(self) -> Sequence[int]:
@@ -1417,10 +1414,11 @@ class YellowYangtzeState(rt.State):
         self.box = (*self.box, rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:464'))  # base.yaml:464
         self._derived = None  # base.yaml:464
         self.tile_on[s] = None  # base.yaml:465
-        self._d__empty = self._d__group_of = self._d__groups_beside = self._d__states_beside = None  # base.yaml:465
-        self._d__governor_beside = self._d__triangles_at = self._d__free_triangles_at = self._d__first_triangles_at = None  # base.yaml:465
-        self._d__open_triangles = self._d__joins_states = self._d__leader_sites = self._d__leader_cells = None  # base.yaml:465
-        self._d__empty_rivers = self._d__empty_land = self._d__chain_cells = self._d__rival_of = None  # base.yaml:465
+        self._d__tiled = self._d__untiled = self._d__empty = self._d__group_of = None  # base.yaml:465
+        self._d__groups_beside = self._d__states_beside = self._d__governor_beside = self._d__triangles_at = None  # base.yaml:465
+        self._d__free_triangles_at = self._d__first_triangles_at = self._d__open_triangles = self._d__joins_states = None  # base.yaml:465
+        self._d__leader_sites = self._d__leader_cells = self._d__empty_rivers = self._d__empty_land = None  # base.yaml:465
+        self._d__chain_cells = self._d__rival_of = None  # base.yaml:465
         self._mask__tile_on__none |= self.board.spot_bit[s]  # base.yaml:465
         self._derived = None  # base.yaml:465
         self.started_war[s] = False  # base.yaml:466
@@ -1580,10 +1578,11 @@ class YellowYangtzeState(rt.State):
             rt.walk(self, self.rack[self.current], 1, 'rules/yellow-yangtze/base.yaml:604')
         self.set_rack(self.current, rt.without(self.rack[self.current], t))  # base.yaml:604
         self.tile_on[s] = t  # base.yaml:605
-        self._d__empty = self._d__group_of = self._d__groups_beside = self._d__states_beside = None  # base.yaml:605
-        self._d__governor_beside = self._d__triangles_at = self._d__free_triangles_at = self._d__first_triangles_at = None  # base.yaml:605
-        self._d__open_triangles = self._d__joins_states = self._d__leader_sites = self._d__leader_cells = None  # base.yaml:605
-        self._d__empty_rivers = self._d__empty_land = self._d__chain_cells = self._d__rival_of = None  # base.yaml:605
+        self._d__tiled = self._d__untiled = self._d__empty = self._d__group_of = None  # base.yaml:605
+        self._d__groups_beside = self._d__states_beside = self._d__governor_beside = self._d__triangles_at = None  # base.yaml:605
+        self._d__free_triangles_at = self._d__first_triangles_at = self._d__open_triangles = self._d__joins_states = None  # base.yaml:605
+        self._d__leader_sites = self._d__leader_cells = self._d__empty_rivers = self._d__empty_land = None  # base.yaml:605
+        self._d__chain_cells = self._d__rival_of = None  # base.yaml:605
         self._mask__tile_on__none &= ~self.board.spot_bit[s]  # base.yaml:605
         self._derived = None  # base.yaml:605
         self.last_tile = rt.held(s)  # base.yaml:606
@@ -1746,6 +1745,8 @@ class YellowYangtzeState(rt.State):
         _other.game_over = self.game_over
         # the values kept between moves hold for the copy too (immutable; a dict of them is shared:
         # what either state adds holds for both, until a change of what it reads drops it from one)
+        _other._d__tiled = self._d__tiled
+        _other._d__untiled = self._d__untiled
         _other._d__empty = self._d__empty
         _other._d__group_of = self._d__group_of
         _other._d__chief_cell = self._d__chief_cell
@@ -1799,7 +1800,7 @@ class YellowYangtzeState(rt.State):
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `keep_derived`, `keep_end`): None is stale."""
-        self._d__empty = self._d__group_of = self._d__chief_cell = self._d__on_board = self._d__off_board = self._d__groups_beside = self._d__states_beside = self._d__governor_beside = self._d__index_of = self._d__in_rack = self._d__pagoda_cells = self._d__triangles_at = self._d__free_triangles_at = self._d__pagodas_left = self._d__first_triangles_at = self._d__open_triangles = self._d__joins_states = self._d__leader_sites = self._d__leader_cells = self._d__empty_rivers = self._d__empty_land = self._d__chain_cells = self._d__rival_of = self._d__level = self._d__tie_key = self._d__spread = self._kept_end = None
+        self._d__tiled = self._d__untiled = self._d__empty = self._d__group_of = self._d__chief_cell = self._d__on_board = self._d__off_board = self._d__groups_beside = self._d__states_beside = self._d__governor_beside = self._d__index_of = self._d__in_rack = self._d__pagoda_cells = self._d__triangles_at = self._d__free_triangles_at = self._d__pagodas_left = self._d__first_triangles_at = self._d__open_triangles = self._d__joins_states = self._d__leader_sites = self._d__leader_cells = self._d__empty_rivers = self._d__empty_land = self._d__chain_cells = self._d__rival_of = self._d__level = self._d__tie_key = self._d__spread = self._kept_end = None
         self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
     def _action_text(self, _action: rt.Action) -> str:

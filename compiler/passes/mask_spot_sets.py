@@ -127,16 +127,18 @@ def simple(ty: Ty) -> bool:
 
 
 def _test(cond: t.Expr | None, var: t.Symbol, constants: dict[str, int]) -> tuple[str, int, str, str] | None:
-    """`f[var] == C` (or `!=`), f a field per spot of simple values (or optional ones, C `none` too):
-    (field, value, its code, op)."""
+    """`f[var] == C` (or `!=`), f a field per spot of simple values (or optional ones, C `none` too;
+    or of optional values of any type, C `none`): (field, value, its code, op)."""
     if not (isinstance(cond, t.Binary) and cond.op in ("==", "!=")
             and isinstance(cond.left, t.PerIndex) and cond.left.field.per == "spot"
             and cond.left.field.kind in ("field", "perfield")
-            and simple(cond.left.ty)
+            and (simple(cond.left.ty) or cond.left.ty.kind == "optional")
             and isinstance(cond.left.index, t.Ref) and cond.left.index.sym is var):
         return None
     value = constant(cond.right, constants)
-    return None if value is None else (cond.left.field.name, value[0], value[1], cond.op)
+    if value is None or not simple(cond.left.ty) and value[0] != NONE:  # (of optional records: `none` only)
+        return None
+    return cond.left.field.name, value[0], value[1], cond.op
 
 
 def _domain(e: t.Comprehension) -> tuple[bool, str | None]:

@@ -1,8 +1,8 @@
 """Pass `mask_spot_sets`: the spots where one field holds one value, as a bit mask kept up to date.
 
 A field per spot of simple values (an enumeration, an entity, a number, a truth value; or of
-optional ones, `none` a value too: Hex's `stone[s] == none`, its free cells) compared
-with one constant picks a set of spots. The rules ask of such sets in a few forms, each of which
+optional ones, `none` a value too: Hex's `stone[s] == none`, its free cells; or of optional
+values of any type compared with `none`) compared with one constant picks a set of spots. The rules ask of such sets in a few forms, each of which
 walks every spot (or every spot of a region) at each use:
 
     [s for s in spots if marker[s] == face_down]        the spots, as a list (`!=` too)
@@ -24,6 +24,8 @@ The mask is kept exact (lowering writes the updates, compiler/lower/masks.py):
   pass cannot name twice) makes the mask again from the field;
 - the state's `_fields_set()` (runtime/state.py: after the fields' inits, a saved state read, a
   scenario's position) makes every mask again from the fields; `clone` copies it (an int).
+A set read only by the scores, the returns or the tie-break (computed once a game is over) is no
+mask of its own: the mask would cost a line at every write of the field for one read (`_read_once`).
 Nothing is chosen by a rule file: the pass finds the forms from the program's types.
 """
 

@@ -2,8 +2,9 @@
 
 A field per spot of simple values (an enumeration, an entity, a number, a truth value; or of
 optional ones, `none` a value too: Hex's `stone[s] == none`, its free cells; or of optional
-values of any type compared with `none`) compared with one constant picks a set of spots. The rules ask of such sets in a few forms, each of which
-walks every spot (or every spot of a region) at each use:
+values of any type compared with `none`) compared with one constant picks a set of spots. The
+rules ask of such sets in a few forms, each of which walks every spot (or every spot of a region)
+at each use:
 
     [s for s in spots if marker[s] == face_down]        the spots, as a list (`!=` too)
     straight_lines(n, <that list>), count_lines, len     searched for lines, counted

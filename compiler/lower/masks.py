@@ -53,6 +53,8 @@ def value(py: str) -> Expr:
         return Constant(int(py), written=py)
     if py in ("True", "False"):
         return Constant(py == "True")
+    if py == "None":
+        return Constant(None)
     if py == "()":
         return Tuple(())
     return dotted(py)
@@ -68,7 +70,9 @@ def rebuild(m: t.Mask) -> Call:
 
 def holds(m: t.Mask, item: Expr) -> Expr:
     """Code of whether the value `item` (of the field) is one of the mask's."""
-    return UnaryOp("not", item) if m.empty else Compare(item, ("==",), (value(m.value_py),))
+    if m.empty:
+        return UnaryOp("not", item)
+    return Compare(item, ("is" if m.value_py == "None" else "==",), (value(m.value_py),))
 
 
 def note(m: t.Mask) -> str:
@@ -180,6 +184,8 @@ def after_assign(lo: Lowerer, s: t.Assign) -> Block:
             out.append(_set(code(m), bit, not s.value.items))
         elif constant is not None:
             out.append(_set(code(m), bit, constant[0] == m.value))
+        elif m.value_py == "None" and s.op == "=" and s.value.ty.kind not in ("optional", "none"):
+            out.append(_set(code(m), bit, False))  # (a value its type says is no `none`: the spot is not free)
         else:
             out.append(If(holds(m, Subscript(Attribute(Name("self"), m.field), index)), (_set(code(m), bit, True),),
                           orelse=(_set(code(m), bit, False),)))

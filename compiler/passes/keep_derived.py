@@ -38,6 +38,7 @@ from ..analysis.keeping import attribute_entries, entries, worth_keeping
 from ..analysis.reads import Dependencies
 from ..analysis.walk import expressions
 from .count_items import walkless
+from .mask_spot_sets import MASK_USES
 
 
 def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
@@ -48,9 +49,14 @@ def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
     def no_walk(x: t.Expr) -> bool:
         return walkless(program, x, defines, constants)
 
+    def no_walk_but_lists(x: t.Expr) -> bool:  # a list of a mask's spots (`mask_spot_sets`) is made spot by spot
+        return no_walk(x) and not (isinstance(x, t.Comprehension) and x.func == "list" and x.mask_read)
+
     # (not one pass `remember_values` remembers by value instead, nor one `compute_inside_kept` or
-    # `compute_at_scoring` leave unkept)
-    names = [d.name for d in program.defines if d.tabled is None and worth_keeping(d, no_walk)]
+    # `compute_at_scoring` leave unkept; one whose value is the list of a mask's spots, where some rule calls it)
+    called = _called(program)
+    names = [d.name for d in program.defines if d.tabled is None and (
+        worth_keeping(d, no_walk) or d.name in called and worth_keeping(d, no_walk_but_lists))]
     if not names:
         return program
     at_entry: dict[str, list[tuple[str, int]]] = {}
@@ -93,3 +99,13 @@ def _per_state(program: t.TypedProgram, names: list[str], deps: Dependencies) ->
     defines = {d.name: d for d in program.defines}
     return {name for name in names
             if defines[name].span.path != base and name not in called and deps.defines[name].fields & written}
+
+
+def _called(program: t.TypedProgram) -> set[str]:
+    """The definitions some rule calls for their value: not those read only through a mask in their
+    stead (`straight_lines(n, face_down_spots)`, written from the mask by `mask_spot_sets`)."""
+    through_mask: set[int] = set()
+    for e in expressions(program):
+        if isinstance(e, t.Builtin) and e.mask_read and e.func in MASK_USES:
+            through_mask.add(id(e.args[MASK_USES[e.func][0]]))
+    return {e.define for e in expressions(program) if isinstance(e, t.DefineCall) and id(e) not in through_mask}

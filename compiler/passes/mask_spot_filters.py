@@ -50,6 +50,7 @@ from ..analysis.keys import key
 from ..analysis.walk import bare as unnoted
 from ..analysis.walk import expressions, nodes
 from ..names import PASS_LOCAL_BASE, joined
+from .mask_spot_sets import NONE
 from .rewrite import Names, can_fail, map_nodes, rebuild
 
 # the built-ins whose value, for a spot, the board alone fixes
@@ -216,6 +217,8 @@ def _constant(e: t.Expr, constants: dict[str, int]) -> int | None:
     e = unnoted(e)
     if isinstance(e, t.Ref) and e.sym.kind == "const" and e.sym.py in constants:
         return constants[e.sym.py]
+    if isinstance(e, t.Ref) and e.sym.kind == "value" and e.sym.name == "none":  # an optional field's `none`
+        return NONE
     return None
 
 

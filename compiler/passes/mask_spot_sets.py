@@ -1,8 +1,10 @@
 """Pass `mask_spot_sets`: the spots where one field holds one value, as a bit mask kept up to date.
 
-A field per spot of simple values (an enumeration, an entity, a number, a truth value) compared
-with one constant picks a set of spots. The rules ask of such sets in a few forms, each of which
-walks every spot (or every spot of a region) at each use:
+A field per spot of simple values (an enumeration, an entity, a number, a truth value; or of
+optional ones, `none` a value too: Hex's `stone[s] == none`, its free cells; or of optional
+values of any type compared with `none`) compared with one constant picks a set of spots. The
+rules ask of such sets in a few forms, each of which walks every spot (or every spot of a region)
+at each use:
 
     [s for s in spots if marker[s] == face_down]        the spots, as a list (`!=` too)
     straight_lines(n, <that list>), count_lines, len     searched for lines, counted
@@ -23,6 +25,8 @@ The mask is kept exact (lowering writes the updates, compiler/lower/masks.py):
   pass cannot name twice) makes the mask again from the field;
 - the state's `_fields_set()` (runtime/state.py: after the fields' inits, a saved state read, a
   scenario's position) makes every mask again from the fields; `clone` copies it (an int).
+A set read only by the scores, the returns or the tie-break (computed once a game is over) is no
+mask of its own: the mask would cost a line at every write of the field for one read (`_read_once`).
 Nothing is chosen by a rule file: the pass finds the forms from the program's types.
 """
 
@@ -33,8 +37,9 @@ from dataclasses import dataclass, replace
 from ...core.source import SourceSpan
 from .. import typed as t
 from ..analysis import Facts
-from ..analysis.walk import expressions
+from ..analysis.walk import expressions, nodes
 from ..names import joined
+from ..types import Ty
 from .rewrite import map_nodes
 
 # the built-ins that read a set of spots as a mask: argument index, and the call written with it
@@ -64,9 +69,10 @@ def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
     constants = {name: value for name, value, _ in program.tables.constants}
     defines = {d.name: d for d in program.defines}
     found: dict[tuple[str, int], t.Mask] = {(m.field, m.value): m for m in program.masks}  # (`mask_values`: the empty)
+    once = _read_once(program)
     for e in expressions(program):
         key = _filter(e, defines, constants)
-        if key is not None and (key.field, key.value) not in found:
+        if key is not None and (key.field, key.value) not in found and id(e) not in once:
             slot = joined("mask", key.field, key.value_py.lower())
             found[(key.field, key.value)] = t.Mask(key.field, key.value, key.value_py, slot, key.span)
     masks = tuple(found.values())
@@ -80,6 +86,14 @@ def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
 
     marking = map_nodes(program, marked)
     return (marking if masks == program.masks else replace(marking, masks=masks))
+
+
+def _read_once(program: t.TypedProgram) -> set[int]:
+    """The nodes of the scores, the returns and the tie-break: computed once a game is over, where a
+    mask kept at every write of its field would cost more than the walk it saves (Othello's count of
+    the discs on the board, read by its returns only). A mask some other rule reads is read there too."""
+    roots = [sc.expr for sc in program.scoring] + [x for x in (program.returns, program.tie_break) if x is not None]
+    return {id(n) for root in roots for n in nodes(root)}
 
 
 def _filter(e: t.Expr, defines: dict[str, t.Define], constants: dict[str, int]) -> Filter | None:
@@ -106,16 +120,28 @@ def served(masks: tuple[t.Mask, ...], e: t.Builtin | t.Comprehension, defines: d
     return found if found is not None and kept(masks, found) is not None else None
 
 
+SIMPLE = ("enum", "entity", "int", "bool")  # the kinds of value a mask is kept of
+NONE = -2  # the `value` of a mask of the spots whose optional field is `none` (`EMPTY`, -1: a list field empty)
+
+
+def simple(ty: Ty) -> bool:
+    """Whether a field's values are ones a mask is kept of: simple values, or optional ones (`none` a value too)."""
+    return ty.kind in SIMPLE or ty.kind == "optional" and ty.elem is not None and ty.elem.kind in SIMPLE
+
+
 def _test(cond: t.Expr | None, var: t.Symbol, constants: dict[str, int]) -> tuple[str, int, str, str] | None:
-    """`f[var] == C` (or `!=`), f a field per spot of simple values: (field, value, its code, op)."""
+    """`f[var] == C` (or `!=`), f a field per spot of simple values (or optional ones, C `none` too;
+    or of optional values of any type, C `none`): (field, value, its code, op)."""
     if not (isinstance(cond, t.Binary) and cond.op in ("==", "!=")
             and isinstance(cond.left, t.PerIndex) and cond.left.field.per == "spot"
             and cond.left.field.kind in ("field", "perfield")
-            and cond.left.ty.kind in ("enum", "entity", "int", "bool")
+            and (simple(cond.left.ty) or cond.left.ty.kind == "optional")
             and isinstance(cond.left.index, t.Ref) and cond.left.index.sym is var):
         return None
     value = constant(cond.right, constants)
-    return None if value is None else (cond.left.field.name, value[0], value[1], cond.op)
+    if value is None or not simple(cond.left.ty) and value[0] != NONE:  # (of optional records: `none` only)
+        return None
+    return cond.left.field.name, value[0], value[1], cond.op
 
 
 def _domain(e: t.Comprehension) -> tuple[bool, str | None]:
@@ -155,7 +181,10 @@ def aggregate_filter(e: t.Comprehension, constants: dict[str, int]) -> Filter | 
 
 
 def constant(e: t.Expr, constants: dict[str, int]) -> tuple[int, str] | None:
-    """A value known when compiling: a named constant (an enum value, an entity's name), a number."""
+    """A value known when compiling: a named constant (an enum value, an entity's name), a number,
+    a truth value, `none` (`NONE`, written `None`)."""
+    if isinstance(e, t.Ref) and e.sym.kind == "value" and e.sym.name == "none":
+        return NONE, "None"
     if isinstance(e, t.Ref) and e.sym.kind == "const" and e.sym.py in constants:
         return constants[e.sym.py], e.sym.py
     if isinstance(e, t.Num) and 0 <= e.value < 1 << 30:

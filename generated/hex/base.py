@@ -42,7 +42,7 @@ def _board__rhombus() -> rt.HexMapBoard:
 class HexState(rt.State):
     """A position of Hex."""
 
-    __slots__ = ('stone', 'reaches_first', 'reaches_second', 'winner', '_kept_end', '_actions__place')
+    __slots__ = ('stone', 'reaches_first', 'reaches_second', 'winner', '_kept_end', '_mask__stone__none', '_actions__place')
 
     FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = (
         rt.FieldInfo('stone', 'spot', 'optional', '', (), 'all', '', declared='optional(player)'),
@@ -71,6 +71,7 @@ class HexState(rt.State):
     winner: int | None
     # Values kept between moves (docs/optimiser.md, passes `keep_derived` and `keep_end`): None while stale.
     _kept_end: bool | None
+    _mask__stone__none: int  # `mask_spot_sets`: the spots whose stone is None, as a bit mask (board.spot_bit) kept up to date as stone changes: the sets of spots it picks (rules/hex/base.yaml:66 ...) are read from it, not found by walking every spot
     # Tables of the board every state on it shares, found once as the game starts (pass `bind_board_tables`).
     _actions__place: list[rt.Action | None]  # the interned actions of `place` (`index_actions`)
 
@@ -147,7 +148,7 @@ class HexState(rt.State):
         # rules/hex/base.yaml:63: place
         # Actions are interned per board, found by index in tables (`index_actions`): the same move is the same object in every state.
         _table = self._actions__place
-        for s in [s for s, _item__stone in enumerate(self.stone) if _item__stone is None]:  # rules/hex/base.yaml:66
+        for s in self.board.mask_spots(self._mask__stone__none):  # rules/hex/base.yaml:66
             _action = _table[s]
             if _action is None:
                 rt.made(self.board, rt.ACTION + 1)
@@ -169,6 +170,7 @@ class HexState(rt.State):
         if self.trace is not None:
             self.trace.append("actions.place")
         self.stone[s] = self.current  # base.yaml:69
+        self._mask__stone__none &= ~self.board.spot_bit[s]  # base.yaml:69
         edges = self.board.regions_of_kind[(BLACK_EDGE if _ROLE_OF_SEAT[self.current] == BLACK else WHITE_EDGE)]  # base.yaml:70
         first = (any(e == edges[0] for e in self.board.regions_touching((s,), (BLACK_EDGE if _ROLE_OF_SEAT[self.current] == BLACK else WHITE_EDGE))) or any((self.stone[n] == self.current and self.reaches_first[n]) for n in self.board.neighbours[s]))  # base.yaml:71
         second = (any(e == edges[1] for e in self.board.regions_touching((s,), (BLACK_EDGE if _ROLE_OF_SEAT[self.current] == BLACK else WHITE_EDGE))) or any((self.stone[n] == self.current and self.reaches_second[n]) for n in self.board.neighbours[s]))  # base.yaml:72
@@ -221,6 +223,7 @@ class HexState(rt.State):
         # the values kept between moves hold for the copy too (immutable; a dict of them is shared:
         # what either state adds holds for both, until a change of what it reads drops it from one)
         _other._kept_end = self._kept_end
+        _other._mask__stone__none = self._mask__stone__none
         _other._actions__place = self._actions__place
 
     def _fields_set(self) -> None:
@@ -228,6 +231,7 @@ class HexState(rt.State):
         scenario's position): the values kept between moves are forgotten, what is kept beside
         the fields is made again."""
         self._forget_kept()
+        self._mask__stone__none = self.board.value_mask(self.stone, None)
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `keep_derived`, `keep_end`): None is stale."""

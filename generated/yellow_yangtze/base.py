@@ -85,7 +85,7 @@ def _board__warring_states() -> rt.HexMapBoard:
 class YellowYangtzeState(rt.State):
     """A position of Yellow & Yangtze."""
 
-    __slots__ = ('_opt__actions_per_turn', '_opt__leader_joining', '_opt__governor_bonus', '_opt__governor_point', '_opt__soldier_leader_discard', '_opt__unifying_tile', '_opt__chain_after_declined_pagoda', '_opt__war_triangles', '_opt__jokers', '_opt__market_refill', 'tile_on', 'chief_on', 'pagodas', 'bag', 'rack', 'rack_size', 'market', 'box', 'points', 'actions_done', 'last_peasant', 'last_tile', 'started_war', 'reunification', 'conflict', 'lifted', 'game_over', '_budget', '_d__tiled', '_d__untiled', '_d__empty', '_d__group_of', '_d__chief_cell', '_d__on_board', '_d__off_board', '_d__groups_beside', '_d__states_beside', '_d__governor_beside', '_d__index_of', '_d__in_rack', '_d__pagoda_cells', '_d__triangles_at', '_d__free_triangles_at', '_d__pagodas_left', '_d__first_triangles_at', '_d__open_triangles', '_d__joins_states', '_d__leader_sites', '_d__leader_cells', '_d__empty_rivers', '_d__empty_land', '_d__chain_cells', '_d__rival_of', '_d__level', '_d__tie_key', '_d__spread', '_kept_end', '_kept_shared', '_actions__place_leader', '_actions__lift_leader', '_actions__relocate', '_actions__leave_off', '_actions__withdraw_leader', '_actions__place_tile', '_actions__chain_peasant', '_actions__end_chain', '_actions__decline_pagoda', '_actions__take_from_market', '_actions__leave_market', '_actions__peasant_revolt', '_actions__merchant_pagoda', '_actions__end_turn')
+    __slots__ = ('_opt__actions_per_turn', '_opt__leader_joining', '_opt__governor_bonus', '_opt__governor_point', '_opt__soldier_leader_discard', '_opt__unifying_tile', '_opt__chain_after_declined_pagoda', '_opt__war_triangles', '_opt__jokers', '_opt__market_refill', 'tile_on', 'chief_on', 'pagodas', 'bag', 'rack', 'rack_size', 'market', 'box', 'points', 'actions_done', 'last_peasant', 'last_tile', 'started_war', 'reunification', 'conflict', 'lifted', 'game_over', '_budget', '_d__tiled', '_d__untiled', '_d__empty', '_d__group_of', '_d__chief_cell', '_d__on_board', '_d__off_board', '_d__groups_beside', '_d__states_beside', '_d__governor_beside', '_d__index_of', '_d__in_rack', '_d__pagoda_cells', '_d__triangles_at', '_d__free_triangles_at', '_d__pagodas_left', '_d__first_triangles_at', '_d__open_triangles', '_d__joins_states', '_d__leader_sites', '_d__leader_cells', '_d__empty_rivers', '_d__empty_land', '_d__chain_cells', '_d__rival_of', '_d__level', '_d__tie_key', '_d__spread', '_kept_end', '_kept_shared', '_mask__tile_on__none', '_mask__chief_on__none', '_actions__place_leader', '_actions__lift_leader', '_actions__relocate', '_actions__leave_off', '_actions__withdraw_leader', '_actions__place_tile', '_actions__chain_peasant', '_actions__end_chain', '_actions__decline_pagoda', '_actions__take_from_market', '_actions__leave_market', '_actions__peasant_revolt', '_actions__merchant_pagoda', '_actions__end_turn')
 
     FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = (
         rt.FieldInfo('tile_on', 'spot', 'optional', '', (), 'all', 'The tile on each cell of the map (none where there is none).', declared='optional(tile)'),
@@ -205,6 +205,8 @@ class YellowYangtzeState(rt.State):
     _d__spread: dict[int, Sequence[int]] | None
     _kept_end: bool | None
     _kept_shared: bool  # a copy may share the dicts of kept values: drop from copies of them (pass `drop_in_place`)
+    _mask__tile_on__none: int  # `mask_spot_sets`: the spots whose tile_on is None, as a bit mask (board.spot_bit) kept up to date as tile_on changes: the sets of spots it picks (rules/yellow-yangtze/base.yaml:317 ...) are read from it, not found by walking every spot
+    _mask__chief_on__none: int  # `mask_spot_sets`: the spots whose chief_on is None, as a bit mask (board.spot_bit) kept up to date as chief_on changes: the sets of spots it picks (rules/yellow-yangtze/base.yaml:326 ...) are read from it, not found by walking every spot
     _budget: int  # the work left to a move (runtime/limits.py); declared for mypyc (docs/native.md)
     # Tables of the board every state on it shares, found once as the game starts (pass `bind_board_tables`).
     _actions__place_leader: list[list[rt.Action | None] | None]  # the interned actions of `place_leader` (`index_actions`)
@@ -292,7 +294,7 @@ class YellowYangtzeState(rt.State):
 
     def _prepare(self) -> None:
         """`setup:`, before the first turn."""
-        capitals = self.board.spots_of(self.board.all_mask, (_once__2 for _s__1, _once__2 in (self.board.tables.spot_groups.get('spot.site') or self.board.tables.group_spots('spot.site', [self.board.spot_attributes[0][s] for s in self.board.spots])).items() if _s__1 == CAPITAL))  # base.yaml:427; made from bit masks list(... for s in spots)
+        capitals = self.board.spots_of(self.board.all_mask, (_once__4 for _s__3, _once__4 in (self.board.tables.spot_groups.get('spot.site') or self.board.tables.group_spots('spot.site', [self.board.spot_attributes[0][s] for s in self.board.spots])).items() if _s__3 == CAPITAL))  # base.yaml:427; made from bit masks list(... for s in spots)
         for i in range(0, 7):  # base.yaml:428
             self.tile_on[capitals[i]] = range(138)[i]  # base.yaml:429
             self._d__tiled = self._d__untiled = self._d__empty = self._d__group_of = None  # base.yaml:429
@@ -300,6 +302,7 @@ class YellowYangtzeState(rt.State):
             self._d__free_triangles_at = self._d__first_triangles_at = self._d__open_triangles = self._d__joins_states = None  # base.yaml:429
             self._d__leader_sites = self._d__leader_cells = self._d__empty_rivers = self._d__empty_land = None  # base.yaml:429
             self._d__chain_cells = self._d__rival_of = None  # base.yaml:429
+            self._mask__tile_on__none = self.board.value_mask(self.tile_on, None)  # base.yaml:429
             self._derived = None  # base.yaml:429
         self.bag = tuple([range(138)[i] for i in range(7, 138)])  # base.yaml:430
         self._derived = None  # base.yaml:430
@@ -543,7 +546,6 @@ class YellowYangtzeState(rt.State):
 
     def _legal__peasant_revolt(self, _actions: list[rt.Action]) -> None:
         # rules/yellow-yangtze/base.yaml:774: peasant_revolt
-        _joined0: Sequence[int] | None = None  # rules/yellow-yangtze/base.yaml:777; `hoist_choices`: the list `s` walks, made once, the first time it is walked
         # Actions are interned per board, found by index in tables (`index_actions`): the same move is the same object in every state.
         _table = self._actions__peasant_revolt
         for use in [u for _cell__1 in (rt.cell(),) for u in range(2) if (((u == WITH_LEADER and self.off_board(self.current, PEASANT)) and (_cell__1 or rt.once(_cell__1, self.in_rack(self.current, PEASANT)))[0]) or (u == WITHOUT_LEADER and len((_cell__1 or rt.once(_cell__1, self.in_rack(self.current, PEASANT)))[0]) >= 2))]:  # rules/yellow-yangtze/base.yaml:776
@@ -551,7 +553,7 @@ class YellowYangtzeState(rt.State):
             if _row1 is None:
                 rt.made(self.board, rt.OBJECT + len(self.board.spots))
                 _row1 = _table[use] = [None] * len(self.board.spots)
-            for s in (_joined0 if _joined0 is not None else (_joined0 := [s for s, _item__tile_on in enumerate(self.tile_on) if _item__tile_on is not None])):  # rules/yellow-yangtze/base.yaml:777
+            for s in self.board.mask_spots(self.board.all_mask & ~self._mask__tile_on__none):  # rules/yellow-yangtze/base.yaml:777
                 _action = _row1[s]
                 if _action is None:
                     rt.made(self.board, rt.ACTION + 2)
@@ -679,6 +681,7 @@ class YellowYangtzeState(rt.State):
         self._d__off_board = self._d__groups_beside = self._d__states_beside = self._d__open_triangles = None  # base.yaml:704
         self._d__joins_states = self._d__leader_sites = self._d__leader_cells = self._d__empty_rivers = None  # base.yaml:704
         self._d__empty_land = self._d__chain_cells = self._d__rival_of = None  # base.yaml:704
+        self._mask__chief_on__none |= self.board.spot_bit[from_]  # base.yaml:704
         self._derived = None  # base.yaml:704
         self.lifted = rt.held((k, from_))  # base.yaml:705
         self._derived = None  # base.yaml:705
@@ -726,6 +729,7 @@ class YellowYangtzeState(rt.State):
         self._d__off_board = self._d__groups_beside = self._d__states_beside = self._d__open_triangles = None  # base.yaml:724
         self._d__joins_states = self._d__leader_sites = self._d__leader_cells = self._d__empty_rivers = None  # base.yaml:724
         self._d__empty_land = self._d__chain_cells = self._d__rival_of = None  # base.yaml:724
+        self._mask__chief_on__none = self.board.value_mask(self.chief_on, None)  # base.yaml:724
         self._derived = None  # base.yaml:724
         # base.yaml:627: next_action, written out where it is called, base.yaml:725 (`inline_procedures`)
         if self.trace is not None:
@@ -947,7 +951,7 @@ class YellowYangtzeState(rt.State):
         if _kept is not None:
             return _kept
         rt.spend(self, 177, 'rules/yellow-yangtze/base.yaml:317')  # base.yaml:317
-        _value: Sequence[int] = [s for s, _item__tile_on in enumerate(self.tile_on) if _item__tile_on is not None]  # base.yaml:317
+        _value: Sequence[int] = self.board.mask_spots(self.board.all_mask & ~self._mask__tile_on__none)  # base.yaml:317
         self._d__tiled = _value
         return _value
 
@@ -957,7 +961,7 @@ class YellowYangtzeState(rt.State):
         if _kept is not None:
             return _kept
         rt.spend(self, 177, 'rules/yellow-yangtze/base.yaml:318')  # base.yaml:318
-        _value: Sequence[int] = [s for s, _item__tile_on in enumerate(self.tile_on) if _item__tile_on is None]  # base.yaml:318
+        _value: Sequence[int] = self.board.mask_spots(self._mask__tile_on__none)  # base.yaml:318
         self._d__untiled = _value
         return _value
 
@@ -980,7 +984,7 @@ class YellowYangtzeState(rt.State):
         if _kept is not None:
             return _kept
         rt.spend(self, 178, 'rules/yellow-yangtze/base.yaml:320')  # base.yaml:320
-        _value: Sequence[int] = [s for s in self.untiled() if self.chief_on[s] is None]  # base.yaml:320
+        _value: Sequence[int] = self.board.spots_of(self.board.all_mask & self._mask__tile_on__none & self._mask__chief_on__none)  # base.yaml:320
         self._d__empty = _value
         return _value
 
@@ -1026,7 +1030,7 @@ class YellowYangtzeState(rt.State):
         if _kept is not None:
             return _kept
         rt.spend(self, 177, 'rules/yellow-yangtze/base.yaml:326')  # base.yaml:326
-        _value: Sequence[int] = [s for s, _item__chief_on in enumerate(self.chief_on) if _item__chief_on is not None]  # base.yaml:326
+        _value: Sequence[int] = self.board.mask_spots(self.board.all_mask & ~self._mask__chief_on__none)  # base.yaml:326
         self._d__on_board = _value
         return _value
 
@@ -1259,7 +1263,7 @@ class YellowYangtzeState(rt.State):
         if _kept is not None:
             return _kept
         rt.spend(self, 178, 'rules/yellow-yangtze/base.yaml:397')  # base.yaml:397
-        _value: Sequence[int] = [s for s in self.empty() if self.board.spot_attributes[1][s] == RIVER]  # base.yaml:397
+        _value: Sequence[int] = self.board.spots_of(self.board.all_mask & self._mask__tile_on__none & self._mask__chief_on__none, (_once__2 for _s__1, _once__2 in (self.board.tables.spot_groups.get('spot.terrain') or self.board.tables.group_spots('spot.terrain', [self.board.spot_attributes[1][s] for s in self.board.spots])).items() if _s__1 == RIVER))  # base.yaml:397
         self._d__empty_rivers = _value
         return _value
 
@@ -1269,7 +1273,7 @@ class YellowYangtzeState(rt.State):
         if _kept is not None:
             return _kept
         rt.spend(self, 178, 'rules/yellow-yangtze/base.yaml:398')  # base.yaml:398
-        _value: Sequence[int] = [s for s in self.empty() if self.board.spot_attributes[1][s] == LAND]  # base.yaml:398
+        _value: Sequence[int] = self.board.spots_of(self.board.all_mask & self._mask__tile_on__none & self._mask__chief_on__none, (_once__3 for _s__2, _once__3 in (self.board.tables.spot_groups.get('spot.terrain') or self.board.tables.group_spots('spot.terrain', [self.board.spot_attributes[1][s] for s in self.board.spots])).items() if _s__2 == LAND))  # base.yaml:398
         self._d__empty_land = _value
         return _value
 
@@ -1418,6 +1422,7 @@ class YellowYangtzeState(rt.State):
         self._d__free_triangles_at = self._d__first_triangles_at = self._d__open_triangles = self._d__joins_states = None  # base.yaml:465
         self._d__leader_sites = self._d__leader_cells = self._d__empty_rivers = self._d__empty_land = None  # base.yaml:465
         self._d__chain_cells = self._d__rival_of = None  # base.yaml:465
+        self._mask__tile_on__none |= self.board.spot_bit[s]  # base.yaml:465
         self._derived = None  # base.yaml:465
         self.started_war[s] = False  # base.yaml:466
         self._d__open_triangles = None  # base.yaml:466
@@ -1432,6 +1437,7 @@ class YellowYangtzeState(rt.State):
                 self._d__off_board = self._d__groups_beside = self._d__states_beside = self._d__open_triangles = None  # base.yaml:470
                 self._d__joins_states = self._d__leader_sites = self._d__leader_cells = self._d__empty_rivers = None  # base.yaml:470
                 self._d__empty_land = self._d__chain_cells = self._d__rival_of = None  # base.yaml:470
+                self._mask__chief_on__none |= self.board.spot_bit[n]  # base.yaml:470
                 self._derived = None  # base.yaml:470
 
     def fight_revolt(self, a: int, d: int) -> rt.Steps:
@@ -1478,6 +1484,7 @@ class YellowYangtzeState(rt.State):
             self._d__off_board = self._d__groups_beside = self._d__states_beside = self._d__open_triangles = None  # base.yaml:511
             self._d__joins_states = self._d__leader_sites = self._d__leader_cells = self._d__empty_rivers = None  # base.yaml:511
             self._d__empty_land = self._d__chain_cells = self._d__rival_of = None  # base.yaml:511
+            self._mask__chief_on__none |= self.board.spot_bit[d]  # base.yaml:511
             self._derived = None  # base.yaml:511
             self.score(attacker, k)  # base.yaml:512
         else:
@@ -1487,6 +1494,7 @@ class YellowYangtzeState(rt.State):
             self._d__off_board = self._d__groups_beside = self._d__states_beside = self._d__open_triangles = None  # base.yaml:515
             self._d__joins_states = self._d__leader_sites = self._d__leader_cells = self._d__empty_rivers = None  # base.yaml:515
             self._d__empty_land = self._d__chain_cells = self._d__rival_of = None  # base.yaml:515
+            self._mask__chief_on__none |= self.board.spot_bit[a]  # base.yaml:515
             self._derived = None  # base.yaml:515
             self.score(defender, k)  # base.yaml:516
         self.conflict = rt.held(())  # base.yaml:517
@@ -1551,6 +1559,7 @@ class YellowYangtzeState(rt.State):
                     self._d__off_board = self._d__groups_beside = self._d__states_beside = self._d__open_triangles = None  # base.yaml:581
                     self._d__joins_states = self._d__leader_sites = self._d__leader_cells = self._d__empty_rivers = None  # base.yaml:581
                     self._d__empty_land = self._d__chain_cells = self._d__rival_of = None  # base.yaml:581
+                    self._mask__chief_on__none |= self.board.spot_bit[s]  # base.yaml:581
                     self._derived = None  # base.yaml:581
             for s in sorted(f[1]):  # base.yaml:582
                 if (self.tile_on[s] is not None and ATTR__TILE__KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:314')] == SOLDIER):  # base.yaml:583; inlined kind_at (base.yaml:314)
@@ -1581,6 +1590,7 @@ class YellowYangtzeState(rt.State):
         self._d__free_triangles_at = self._d__first_triangles_at = self._d__open_triangles = self._d__joins_states = None  # base.yaml:605
         self._d__leader_sites = self._d__leader_cells = self._d__empty_rivers = self._d__empty_land = None  # base.yaml:605
         self._d__chain_cells = self._d__rival_of = None  # base.yaml:605
+        self._mask__tile_on__none &= ~self.board.spot_bit[s]  # base.yaml:605
         self._derived = None  # base.yaml:605
         self.last_tile = rt.held(s)  # base.yaml:606
         self._derived = None  # base.yaml:606
@@ -1661,6 +1671,7 @@ class YellowYangtzeState(rt.State):
         self._d__off_board = self._d__groups_beside = self._d__states_beside = self._d__open_triangles = None  # base.yaml:666
         self._d__joins_states = self._d__leader_sites = self._d__leader_cells = self._d__empty_rivers = None  # base.yaml:666
         self._d__empty_land = self._d__chain_cells = self._d__rival_of = None  # base.yaml:666
+        self._mask__chief_on__none &= ~self.board.spot_bit[s]  # base.yaml:666
         self._derived = None  # base.yaml:666
         if self.rival_of(s, k):  # base.yaml:667
             yield from self.fight_revolt(s, self.rival_of(s, k)[0])  # base.yaml:668
@@ -1670,9 +1681,9 @@ class YellowYangtzeState(rt.State):
         """The invariants of the rule file (`invariants:`) this position breaks, by name."""
         rt.new_move(self)
         return [_name for _name, _value in (
-            ('every_tile_accounted_for', (len(self.bag) <= 16 and len(self.market) <= 16 and len(self.box) <= 16 or rt.grown(self, 648, 3, (self.bag, self.market, self.box), 'rules/yellow-yangtze/base.yaml:862')) and (len(frozenset(t for t in rt.walk(self, (*rt.walk(self, (*rt.walk(self, (*rt.walk(self, (*self.bag, *self.market), 1, 'rules/yellow-yangtze/base.yaml:862'), *self.box), 1, 'rules/yellow-yangtze/base.yaml:862'), *rt.walk(self, [t for p in range(self.num_players) for t in (self.rack[p] if len(self.rack[p]) <= 16 else rt.walk(self, self.rack[p], 1, 'rules/yellow-yangtze/base.yaml:862'))], 1, 'rules/yellow-yangtze/base.yaml:862')), 1, 'rules/yellow-yangtze/base.yaml:862'), *[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:863') for s in self.board.spots if self.tile_on[s] is not None]), 1, 'rules/yellow-yangtze/base.yaml:862'))) == 138 and ((((len(self.bag) + len(self.market)) + len(self.box)) + sum(len(self.rack[p]) for p in range(self.num_players))) + sum(1 for s in self.board.spots if self.tile_on[s] is not None)) == 138)),  # rules/yellow-yangtze/base.yaml:860
+            ('every_tile_accounted_for', (len(self.bag) <= 16 and len(self.market) <= 16 and len(self.box) <= 16 or rt.grown(self, 648, 3, (self.bag, self.market, self.box), 'rules/yellow-yangtze/base.yaml:862')) and (len(frozenset(t for t in rt.walk(self, (*rt.walk(self, (*rt.walk(self, (*rt.walk(self, (*self.bag, *self.market), 1, 'rules/yellow-yangtze/base.yaml:862'), *self.box), 1, 'rules/yellow-yangtze/base.yaml:862'), *rt.walk(self, [t for p in range(self.num_players) for t in (self.rack[p] if len(self.rack[p]) <= 16 else rt.walk(self, self.rack[p], 1, 'rules/yellow-yangtze/base.yaml:862'))], 1, 'rules/yellow-yangtze/base.yaml:862')), 1, 'rules/yellow-yangtze/base.yaml:862'), *[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:863') for s in self.board.spots if self.tile_on[s] is not None]), 1, 'rules/yellow-yangtze/base.yaml:862'))) == 138 and ((((len(self.bag) + len(self.market)) + len(self.box)) + sum(len(self.rack[p]) for p in range(self.num_players))) + (self.board.all_mask & ~self._mask__tile_on__none).bit_count()) == 138)),  # rules/yellow-yangtze/base.yaml:860
             ('racks_as_seen', all(self.rack_size[p] == len(self.rack[p]) for p in range(self.num_players))),  # rules/yellow-yangtze/base.yaml:867
-            ('every_leader_once', len(frozenset(self.chief_on[s] for s in self.on_board())) == len(self.on_board()) and all(self.governor_beside(s) for s in self.on_board())),  # rules/yellow-yangtze/base.yaml:869
+            ('every_leader_once', len(frozenset(self.chief_on[s] for s in self.on_board())) == (self.board.all_mask & ~self._mask__chief_on__none).bit_count() and all(self.governor_beside(s) for s in self.on_board())),  # rules/yellow-yangtze/base.yaml:869
             ('nine_pagodas', (len(self.pagodas) <= 16 or rt.grown(self, 107, 1, (self.pagodas,), 'rules/yellow-yangtze/base.yaml:875')) and ((all(self.pagodas_left(k) >= 0 for k in range(5)) and all(all((self.tile_on[c] is not None and ATTR__TILE__KIND[rt.value_of(self.tile_on[c], 'rules/yellow-yangtze/base.yaml:315')] == g[0]) for c in rt.walk(self, g[1], 2, 'rules/yellow-yangtze/base.yaml:875')) for g in self.pagodas)) and len(self.pagoda_cells()) == (3 * len(self.pagodas)))),  # rules/yellow-yangtze/base.yaml:873
             ('states_at_peace', self.conflict != () or all(len(self.rival_of(s, rt.value_of(self.chief_on[s], 'rules/yellow-yangtze/base.yaml:881')[1])) == 0 for s in rt.walk(self, self.on_board(), 1940, 'rules/yellow-yangtze/base.yaml:881'))),  # rules/yellow-yangtze/base.yaml:879
         ) if not _value]
@@ -1772,6 +1783,8 @@ class YellowYangtzeState(rt.State):
         _other._d__spread = self._d__spread
         _other._kept_end = self._kept_end
         _other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
+        _other._mask__tile_on__none = self._mask__tile_on__none
+        _other._mask__chief_on__none = self._mask__chief_on__none
         _other._actions__place_leader = self._actions__place_leader
         _other._actions__lift_leader = self._actions__lift_leader
         _other._actions__relocate = self._actions__relocate
@@ -1792,6 +1805,8 @@ class YellowYangtzeState(rt.State):
         scenario's position): the values kept between moves are forgotten, what is kept beside
         the fields is made again."""
         self._forget_kept()
+        self._mask__tile_on__none = self.board.value_mask(self.tile_on, None)
+        self._mask__chief_on__none = self.board.value_mask(self.chief_on, None)
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `keep_derived`, `keep_end`): None is stale."""

@@ -63,7 +63,9 @@ class Adapter:
       (letters' case and runs of spaces do not matter, as rulewright reads a move's text).
     - `chance(text)`: the (kind, value) rulewright draws for OpenSpiel's chance outcome of that
       text: `("die", 4)`, `("coin", True)`, `("draw", <the item in rulewright's representation>)`,
-      `("throw", 7)` (docs/scenarios.md, "Fixing chance"). None: the game has no chance.
+      `("throw", 7)` (docs/scenarios.md, "Fixing chance"), or a list of them where one outcome of
+      OpenSpiel's is several draws of rulewright's (backgammon's roll: two dice). None: the game
+      has no chance.
     - `openspiel_position(state)` and `rulewright_position(state)`: each side's position in one
       comparable form (board contents, chips, dice), equal when the positions are the same.
     """
@@ -73,10 +75,14 @@ class Adapter:
     action: Callable[[str], str]
     openspiel_position: Callable[[Any], Hashable]
     rulewright_position: Callable[[State], Hashable]
-    chance: Callable[[str], tuple[str, Any]] | None = None
+    chance: Callable[[str], tuple[str, Any] | list[tuple[str, Any]]] | None = None
     players: int = 2
     options: Mapping[str, str] = field(default_factory=dict)
     doc: str = ""
+    # `action_of(state, seat, action)`: the rulewright move's text for an OpenSpiel action read
+    # from OpenSpiel's state, where its text alone does not say the move (backgammon's texts fold
+    # two orders of the same checkers into one); None: `action(text)` is used
+    action_of: Callable[[Any, int, int], str] | None = None
 
 
 @dataclass(frozen=True)
@@ -137,8 +143,9 @@ def _forced(adapter: Adapter, drawn: Sequence[str]) -> dict[str, list[tuple[Any,
     for text in drawn:
         if adapter.chance is None:
             raise _Differ(f"OpenSpiel draws chance ({text!r}) but the adapter maps no chance")
-        kind, value = adapter.chance(text)
-        forced.setdefault(kind, []).append((value, text))
+        drawn_here = adapter.chance(text)
+        for kind, value in drawn_here if isinstance(drawn_here, list) else [drawn_here]:
+            forced.setdefault(kind, []).append((value, text))
     return forced
 
 
@@ -194,7 +201,7 @@ def _mapped(adapter: Adapter, os_state: Any, seat: int, rw_legal: Sequence[Actio
     missing: list[str] = []
     for a in os_state.legal_actions(seat):
         os_text = os_state.action_to_string(seat, a)
-        text = _norm(adapter.action(os_text))
+        text = _norm(adapter.action(os_text) if adapter.action_of is None else adapter.action_of(os_state, seat, a))
         if text in seen:
             raise _Differ(f"the adapter maps OpenSpiel's {seen[text]!r} and {os_text!r} both to {text!r}")
         seen[text] = os_text
@@ -533,3 +540,71 @@ def _sumo_rulewright(state: State) -> Hashable:
 ADAPTERS["oshi-zumo"] = Adapter(
     "oshi-zumo", "oshi_zumo", _sumo_action, _sumo_openspiel, _sumo_rulewright,
     doc="each seat's coins and the wrestler's cell from the middle (simultaneous bids)")
+
+
+# -- s8-backgammon: backgammon -----------------------------------------------------------------------
+# OpenSpiel's "chance outcome 5 (roll: 41)" (or "chance outcome 4 X starts, (roll: 15)" first): the
+# outcome's two dice, kChanceOutcomeValues[outcome], in its order. rules/backgammon rolls die(6)
+# twice each turn, the first as OpenSpiel's first value; at the start the first seat's die first,
+# which is OpenSpiel's second value: "X starts" exactly when the pair rises (outcomes 0, 2, ...:
+# {1, 2}, {1, 3} ...), so the seat whose die is higher starts, as backgammon's rule says.
+_BG_BAR, _BG_PASS = 100, -1  # OpenSpiel's kBarPos, kPassPos
+
+
+def _bg_chance(text: str) -> list[tuple[str, Any]]:
+    roll = re.search(r"\(roll: ([1-6])([1-6])\)", text)
+    if roll is None:
+        raise _Differ(f"OpenSpiel's chance outcome {text!r} is no roll of two dice")
+    one, two = int(roll.group(1)), int(roll.group(2))
+    return [("die", two), ("die", one)] if "starts" in text else [("die", one), ("die", two)]
+
+
+def _bg_point(seat: int, pos: int) -> int:
+    """rules/backgammon's point of OpenSpiel's position `pos` of `seat`: 25 the bar, else counted from
+    the seat's own side (x, seat 0, moves from 0 to 23: its point 24 - pos; o from 23 to 0: pos + 1)."""
+    return 25 if pos == _BG_BAR else (24 - pos if seat == 0 else pos + 1)
+
+
+def _bg_action_of(state: Any, seat: int, action: int) -> str:
+    # OpenSpiel's action: two checker moves (position, pips), the first by the die it names first;
+    # a position -1 moves nothing (a pass, or the second of an action moving one checker)
+    moves = [(m.pos, m.num) for m in state.spiel_move_to_checker_moves(seat, action) if m.pos != _BG_PASS]
+    if not moves:
+        return "pass"
+    return " then ".join(f"{_bg_point(seat, pos)} by {num}" for pos, num in moves).join(["move ", ""])
+
+
+def _bg_action(text: str) -> str:  # (never used: `action_of` reads the state)
+    raise NotImplementedError(text)
+
+
+def _bg_openspiel(state: Any) -> Hashable:
+    # `board(seat, pos)` per point and the bar; `str(state)` for the rest: `Dice: 35` (a die used
+    # while the moves are listed shows `u`: never between moves), `Extra turn: 1`, `Scores, X: 0, O: 2`
+    lines = dict(line.split(":", 1) for line in str(state).splitlines() if ":" in line)
+    points = tuple((pos + 1, seat, state.board(seat, pos)) for pos in range(24) for seat in (0, 1)
+                   if state.board(seat, pos) > 0)
+    bar = (state.board(0, _BG_BAR), state.board(1, _BG_BAR))
+    scores = tuple(int(s.split()[-1]) for s in lines["Scores, X"].split(","))
+    off = (int(lines["Scores, X"].split(",")[0]), scores[-1])
+    over = bool(state.is_terminal())
+    dice = () if over else tuple(sorted(int(c) for c in lines["Dice"].strip()))
+    extra = False if over else lines["Extra turn"].strip() == "1"
+    return points, bar, off, dice, extra
+
+
+def _bg_rulewright(state: State) -> Hashable:
+    counts: Sequence[int] = read_field(state, "checkers")
+    colours: Sequence[int | None] = read_field(state, "colour")
+    points = tuple((int(state.label("spot", s)), colours[s], n) for s, n in enumerate(counts) if n > 0)
+    over = state.is_terminal()
+    dice = () if over else (read_field(state, "low_die"), read_field(state, "high_die"))
+    extra = False if over else bool(read_field(state, "extra"))
+    return (tuple(sorted(points)), tuple(read_field(state, "bar")), tuple(read_field(state, "borne_off")), dice,
+            extra)
+
+
+ADAPTERS["backgammon"] = Adapter(
+    "backgammon", "backgammon", _bg_action, _bg_openspiel, _bg_rulewright, chance=_bg_chance,
+    action_of=_bg_action_of,
+    doc="the checkers on each point, on the bar and borne off, the dice and a double's second half")

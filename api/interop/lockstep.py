@@ -79,10 +79,10 @@ class Adapter:
     players: int = 2
     options: Mapping[str, str] = field(default_factory=dict)
     doc: str = ""
-    # `action_of(state, seat, action)`: the rulewright move's text for an OpenSpiel action read
-    # from OpenSpiel's state, where its text alone does not say the move (backgammon's texts fold
-    # two orders of the same checkers into one); None: `action(text)` is used
-    action_of: Callable[[Any, int, int], str] | None = None
+    # `actions_of(state, seat, actions)`: the rulewright moves' texts of a decision's OpenSpiel
+    # actions, read from OpenSpiel's state, where an action's text alone does not say the move
+    # (backgammon's texts fold both orders of the same checkers into one); None: `action(text)`
+    actions_of: Callable[[Any, int, Sequence[int]], Sequence[str]] | None = None
 
 
 @dataclass(frozen=True)
@@ -168,7 +168,7 @@ def _chance(os_state: Any, pick: random.Random, history: list[str]) -> list[str]
     return drawn
 
 
-def _compare(adapter: Adapter, os_state: Any, rw: State) -> dict[int, Action]:
+def _compare(adapter: Adapter, os_state: Any, rw: State, texts: dict[Action, str] | None = None) -> dict[int, Action]:
     """Compare a decision (or the end); OpenSpiel's legal actions mapped to rulewright's."""
     os_over, rw_over = bool(os_state.is_terminal()), rw.is_terminal()
     if os_over != rw_over:
@@ -190,25 +190,38 @@ def _compare(adapter: Adapter, os_state: Any, rw: State) -> dict[int, Action]:
     seat, actor = int(os_state.current_player()), rw.to_act()
     if seat != actor:
         raise _Differ(f"seat {seat} is to act in OpenSpiel, {actor} in rulewright")
-    return _mapped(adapter, os_state, seat, rw.legal_actions())
+    return _mapped(adapter, os_state, seat, rw.legal_actions(), texts)
 
 
-def _mapped(adapter: Adapter, os_state: Any, seat: int, rw_legal: Sequence[Action]) -> dict[int, Action]:
-    """OpenSpiel's legal actions of `seat` mapped to rulewright's `rw_legal`, one to one."""
-    by_text = {_norm(str(a)): a for a in rw_legal}
+def _mapped(adapter: Adapter, os_state: Any, seat: int, rw_legal: Sequence[Action],
+            texts: dict[Action, str] | None = None) -> dict[int, Action]:
+    """OpenSpiel's legal actions of `seat` mapped to rulewright's `rw_legal`, one to one (`texts`:
+    rulewright's texts, normalised, of the moves met so far in a run, kept)."""
+    if texts is None:
+        texts = {}
+    by_text: dict[str, Action] = {}
+    for move in rw_legal:
+        text = texts.get(move)
+        if text is None:
+            text = texts[move] = _norm(str(move))
+        by_text[text] = move
     mapped: dict[int, Action] = {}
-    seen: dict[str, str] = {}
+    seen: dict[str, int] = {}
     missing: list[str] = []
-    for a in os_state.legal_actions(seat):
-        os_text = os_state.action_to_string(seat, a)
-        text = _norm(adapter.action(os_text) if adapter.action_of is None else adapter.action_of(os_state, seat, a))
+    legal = [int(a) for a in os_state.legal_actions(seat)]
+    if adapter.actions_of is None:
+        mine = [adapter.action(os_state.action_to_string(seat, a)) for a in legal]
+    else:
+        mine = list(adapter.actions_of(os_state, seat, legal))
+    for a, text in zip(legal, map(_norm, mine), strict=True):
         if text in seen:
-            raise _Differ(f"the adapter maps OpenSpiel's {seen[text]!r} and {os_text!r} both to {text!r}")
-        seen[text] = os_text
+            raise _Differ(f"the adapter maps OpenSpiel's {os_state.action_to_string(seat, seen[text])!r} and "
+                          f"{os_state.action_to_string(seat, a)!r} both to {text!r}")
+        seen[text] = a
         if text in by_text:
-            mapped[int(a)] = by_text[text]
+            mapped[a] = by_text[text]
         else:
-            missing.append(f"{os_text!r} ({text!r})")
+            missing.append(f"{os_state.action_to_string(seat, a)!r} ({text!r})")
     extra = sorted(t for t in by_text if t not in seen)
     if missing or extra:
         raise _Differ(f"the legal actions{'' if os_state.current_player() >= 0 else f' of seat {seat}'} differ:"
@@ -257,9 +270,11 @@ def _play_simultaneous(adapter: Adapter, os_state: Any, rw: State, pick: random.
     rw.rng.forced = None
 
 
-def play(adapter: Adapter, seed: int, game: Game, os_game: Any) -> tuple[Mismatch | None, int, bool]:
+def play(adapter: Adapter, seed: int, game: Game, os_game: Any,
+         texts: dict[Action, str] | None = None) -> tuple[Mismatch | None, int, bool]:
     """One lockstep game of `seed`: its first mismatch (None if none), its decisions, and
-    whether it was cut at MAX_MOVES."""
+    whether it was cut at MAX_MOVES (`texts`: rulewright's move texts kept from game to game of
+    one rule set)."""
     pick = random.Random(seed)
     history: list[str] = []
     move = 0
@@ -282,7 +297,7 @@ def play(adapter: Adapter, seed: int, game: Game, os_game: Any) -> tuple[Mismatc
                 _play_simultaneous(adapter, os_state, rw, pick, history)
                 move += 1
                 continue
-            mapped = _compare(adapter, os_state, rw)
+            mapped = _compare(adapter, os_state, rw, texts)
             if not mapped:
                 return None, move, False
             if move >= MAX_MOVES:
@@ -321,8 +336,9 @@ def run(adapter: Adapter, games: int, seed: int = 0, game: Game | None = None,
     os_game = pyspiel.load_game(adapter.openspiel)
     report = Report(adapter.ruleset, adapter.openspiel)
     began = time.perf_counter()
+    texts: dict[Action, str] = {}
     for n in range(games):
-        mismatch, decisions, cut = play(adapter, seed + n, rules, os_game)
+        mismatch, decisions, cut = play(adapter, seed + n, rules, os_game, texts)
         report.decisions += decisions
         if mismatch is not None:
             report.mismatches += 1
@@ -565,46 +581,63 @@ def _bg_point(seat: int, pos: int) -> int:
     return 25 if pos == _BG_BAR else (24 - pos if seat == 0 else pos + 1)
 
 
-def _bg_action_of(state: Any, seat: int, action: int) -> str:
+def _bg_actions_of(state: Any, seat: int, actions: Sequence[int]) -> list[str]:
     # OpenSpiel's action: two checker moves (position, pips), the first by the die it names first;
-    # a position -1 moves nothing (a pass, or the second of an action moving one checker)
-    moves = [(m.pos, m.num) for m in state.spiel_move_to_checker_moves(seat, action) if m.pos != _BG_PASS]
-    if not moves:
-        return "pass"
-    return " then ".join(f"{_bg_point(seat, pos)} by {num}" for pos, num in moves).join(["move ", ""])
+    # a position -1 moves nothing (a pass, or the second of an action moving one checker). What an
+    # action moves depends on the seat and the dice only: each is read from OpenSpiel once.
+    dice = _bg_dice(state)
+    texts = []
+    for action in actions:
+        key = (seat, action, dice)
+        text = _BG_TEXTS.get(key)
+        if text is None:
+            moves = [(m.pos, m.num) for m in state.spiel_move_to_checker_moves(seat, action) if m.pos != _BG_PASS]
+            text = "move " + " then ".join(f"{_bg_point(seat, pos)} by {num}" for pos, num in moves) if moves \
+                else "pass"
+            _BG_TEXTS[key] = text
+        texts.append(text)
+    return texts
 
 
-def _bg_action(text: str) -> str:  # (never used: `action_of` reads the state)
+_BG_TEXTS: dict[tuple[int, int, tuple[int, int]], str] = {}  # at most 2 seats x 1352 actions x 21 rolls
+
+
+def _bg_dice(state: Any) -> tuple[int, int]:
+    # the observation's last two numbers: `dice_[0]`, `dice_[1]` (the lower first)
+    tensor = state.observation_tensor(0)
+    return int(tensor[-2]), int(tensor[-1])
+
+
+def _bg_action(text: str) -> str:  # (not used: `actions_of` reads OpenSpiel's state)
     raise NotImplementedError(text)
 
 
 def _bg_openspiel(state: Any) -> Hashable:
-    # `board(seat, pos)` per point and the bar; `str(state)` for the rest: `Dice: 35` (a die used
-    # while the moves are listed shows `u`: never between moves), `Extra turn: 1`, `Scores, X: 0, O: 2`
-    lines = dict(line.split(":", 1) for line in str(state).splitlines() if ":" in line)
-    points = tuple((pos + 1, seat, state.board(seat, pos)) for pos in range(24) for seat in (0, 1)
-                   if state.board(seat, pos) > 0)
-    bar = (state.board(0, _BG_BAR), state.board(1, _BG_BAR))
-    scores = tuple(int(s.split()[-1]) for s in lines["Scores, X"].split(","))
-    off = (int(lines["Scores, X"].split(",")[0]), scores[-1])
-    over = bool(state.is_terminal())
-    dice = () if over else tuple(sorted(int(c) for c in lines["Dice"].strip()))
-    extra = False if over else lines["Extra turn"].strip() == "1"
-    return points, bar, off, dice, extra
+    # The observation tensor of seat 0 (x), "Section 3.4 of Tesauro": per point of x's, then of o's,
+    # four numbers (one checker, two, three, and how many beyond three); then x's bar, x's checkers
+    # borne off, x to move; o's three; the two dice (the lower first; 0 once they are thrown away)
+    tensor = [int(v) for v in state.observation_tensor(0)]
+    points = []
+    for seat in (0, 1):
+        for pos in range(24):
+            one, two, three, more = tensor[96 * seat + 4 * pos:96 * seat + 4 * pos + 4]
+            count = 3 + more if more else one + 2 * two + 3 * three
+            if count:
+                points.append((pos + 1, seat, count))
+    bar, off = (tensor[192], tensor[195]), (tensor[193], tensor[196])
+    dice = () if state.is_terminal() else (tensor[198], tensor[199])
+    return tuple(sorted(points)), bar, off, dice
 
 
 def _bg_rulewright(state: State) -> Hashable:
     counts: Sequence[int] = read_field(state, "checkers")
     colours: Sequence[int | None] = read_field(state, "colour")
     points = tuple((int(state.label("spot", s)), colours[s], n) for s, n in enumerate(counts) if n > 0)
-    over = state.is_terminal()
-    dice = () if over else (read_field(state, "low_die"), read_field(state, "high_die"))
-    extra = False if over else bool(read_field(state, "extra"))
-    return (tuple(sorted(points)), tuple(read_field(state, "bar")), tuple(read_field(state, "borne_off")), dice,
-            extra)
+    dice = () if state.is_terminal() else (read_field(state, "low_die"), read_field(state, "high_die"))
+    return tuple(sorted(points)), tuple(read_field(state, "bar")), tuple(read_field(state, "borne_off")), dice
 
 
 ADAPTERS["backgammon"] = Adapter(
     "backgammon", "backgammon", _bg_action, _bg_openspiel, _bg_rulewright, chance=_bg_chance,
-    action_of=_bg_action_of,
-    doc="the checkers on each point, on the bar and borne off, the dice and a double's second half")
+    actions_of=_bg_actions_of,
+    doc="the checkers on each point, on the bar and borne off, and the dice")

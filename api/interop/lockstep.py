@@ -629,10 +629,17 @@ def _bg_openspiel(state: Any) -> Hashable:
     return tuple(sorted(points)), bar, off, dice
 
 
+def _bg_position(label: str) -> int:
+    """OpenSpiel's position (0 to 23) of a spot of rules/backgammon's table: the top row (`a2` ...
+    `l2`) its positions 12 to 23 from the left, the bottom row (`a1` ... `l1`) 11 down to 0."""
+    column = ord(label[0]) - ord("a") + 1
+    return 11 + column if label[1:] == "2" else 12 - column
+
+
 def _bg_rulewright(state: State) -> Hashable:
     counts: Sequence[int] = read_field(state, "checkers")
     colours: Sequence[int | None] = read_field(state, "colour")
-    points = tuple((int(state.label("spot", s)), colours[s], n) for s, n in enumerate(counts) if n > 0)
+    points = tuple((_bg_position(state.label("spot", s)) + 1, colours[s], n) for s, n in enumerate(counts) if n > 0)
     dice = () if state.is_terminal() else (read_field(state, "low_die"), read_field(state, "high_die"))
     return tuple(sorted(points)), tuple(read_field(state, "bar")), tuple(read_field(state, "borne_off")), dice
 

@@ -36,6 +36,7 @@ value rulewright draws, and each side's position. `ADAPTERS` holds the bundled c
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import re
@@ -614,21 +615,18 @@ def _bg_action(text: str) -> str:  # (not used: `actions_of` reads OpenSpiel's s
 
 def _bg_openspiel(state: Any) -> Hashable:
     # The observation tensor of seat 0 (x), "Section 3.4 of Tesauro": per point of x's, then of o's,
-    # four numbers (one checker, two, three, and how many beyond three); then x's bar, x's checkers
-    # borne off, x to move; o's three; the two dice (the lower first; 0 once they are thrown away)
+    # four numbers (one checker, two, three, and how many beyond three: then the first three are 0);
+    # then x's bar, x's checkers borne off, x to move; o's three; the two dice (the lower first)
     tensor = [int(v) for v in state.observation_tensor(0)]
-    points = []
-    for seat in (0, 1):
-        for pos in range(24):
-            one, two, three, more = tensor[96 * seat + 4 * pos:96 * seat + 4 * pos + 4]
-            count = 3 + more if more else one + 2 * two + 3 * three
-            if count:
-                points.append((pos + 1, seat, count))
+    counts = [one + 2 * two + 3 * three + (3 + more if more else 0) for one, two, three, more in
+              zip(tensor[0:192:4], tensor[1:192:4], tensor[2:192:4], tensor[3:192:4], strict=True)]
+    points = sorted((k % 24 + 1, k // 24, n) for k, n in enumerate(counts) if n)
     bar, off = (tensor[192], tensor[195]), (tensor[193], tensor[196])
     dice = () if state.is_terminal() else (tensor[198], tensor[199])
-    return tuple(sorted(points)), bar, off, dice
+    return tuple(points), bar, off, dice
 
 
+@functools.cache
 def _bg_position(label: str) -> int:
     """OpenSpiel's position (0 to 23) of a spot of rules/backgammon's table: the top row (`a2` ...
     `l2`) its positions 12 to 23 from the left, the bottom row (`a1` ... `l1`) 11 down to 0."""
@@ -639,7 +637,8 @@ def _bg_position(label: str) -> int:
 def _bg_rulewright(state: State) -> Hashable:
     counts: Sequence[int] = read_field(state, "checkers")
     colours: Sequence[int | None] = read_field(state, "colour")
-    points = tuple((_bg_position(state.label("spot", s)) + 1, colours[s], n) for s, n in enumerate(counts) if n > 0)
+    labels = state.board.labels
+    points = tuple((_bg_position(labels[s]) + 1, colours[s], n) for s, n in enumerate(counts) if n > 0)
     dice = () if state.is_terminal() else (read_field(state, "low_die"), read_field(state, "high_die"))
     return tuple(sorted(points)), tuple(read_field(state, "bar")), tuple(read_field(state, "borne_off")), dice
 

@@ -30,7 +30,10 @@ game: a `Mismatch` names the seed, the move number, the moves so far and what di
 
 An adapter (`Adapter`) is all a game needs: the rule set, OpenSpiel's game name, and four small
 functions: an OpenSpiel action's text to rulewright's, a chance outcome's text to the kind and
-value rulewright draws, and each side's position. `ADAPTERS` holds the bundled classics';
+value rulewright draws (or several draws: backgammon's roll is two dice), and each side's position.
+Where an action's text does not say the move (backgammon's texts fold both orders of the same
+checkers into one), `actions_of` names a decision's actions from OpenSpiel's state instead.
+`ADAPTERS` holds the bundled classics';
 `scripts/lockstep_openspiel.py GAME --games N --seed S` runs one from the command line.
 """
 

@@ -3,7 +3,7 @@ move against OpenSpiel's own implementations (rulewright.interop.lockstep), and 
 them that the harness must catch: a test that proves the lockstep can fail.
 
 1,420 seeded random games in all here (a game of hex is the slowest: a tenth of a second, both
-sides and the comparisons; backgammon's 200 are the longest test, about 7 s of CPU: some 115
+sides and the comparisons; backgammon's 200 are the longest test, about 6 s of CPU: some 115
 decisions a game, each listing about 25 moves of two checkers); `scripts/lockstep_openspiel.py GAME --games 10000`
 is the long run.
 """

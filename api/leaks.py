@@ -174,6 +174,11 @@ def _seen_after(world: State, action: Any, seat: int,
     return json.dumps(seen, sort_keys=True, default=str), after, tuple(answers), tuple(told)
 
 
+def _game_of(state: State) -> dict[str, Any]:
+    """A state as saved but for its generator of chance (a sample's differs by design)."""
+    return {key: value for key, value in state.to_json().items() if key not in ("rng", "seed")}
+
+
 def _move_texts(game: Game, worlds: list[State], seat: int,
                 rng: Rng) -> tuple[str, str, tuple[str, str, list[str]]] | None:
     """Two moves of one action of the seat to act, in `worlds` (the state and samples of what
@@ -205,6 +210,13 @@ def _move_texts(game: Game, worlds: list[State], seat: int,
             # two public moves that chance left looking alike once are told apart under other draws
             if any(_seen_after(world, action, seat, k)[0] != _seen_after(other_world, other, seat, k)[0]
                    for k in range(1, CHANCES)):
+                continue
+            # two moves of one position (the same game before and after, a sample of what the seat
+            # does not see that holds nothing else too) told apart only by how the mover chose
+            # (backgammon's two checkers, played in either order): the text names that choice,
+            # nothing the seat does not see
+            if other_answers == answers and other_told == told and _game_of(other_world) == _game_of(world) \
+                    and _game_of(after) == _game_of(_seen_after(other_world, other, seat, 0)[1]):
                 continue
             path = f"actions.{action.name}"
             rules = [_rule(game, path)] if path in game.info.rules else []

@@ -2,8 +2,10 @@
 move against OpenSpiel's own implementations (rulewright.interop.lockstep), and broken copies of
 them that the harness must catch: a test that proves the lockstep can fail.
 
-620 seeded random games in all here (hex is the slow one: a tenth of a second a game, both sides
-and the comparisons); `scripts/lockstep_openspiel.py GAME --games 10000` is the long run.
+1,420 seeded random games in all here (a game of hex is the slowest: a tenth of a second, both
+sides and the comparisons; backgammon's 200 are the longest test, about 6 s of CPU: some 115
+decisions a game, each listing about 25 moves of two checkers); `scripts/lockstep_openspiel.py GAME --games 10000`
+is the long run.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ pytest.importorskip(
 from rulewright.interop.lockstep import ADAPTERS, Adapter, run  # noqa: E402
 
 GAMES = {"breakthrough": 200, "connect-four": 200, "othello": 200, "hex": 20, "liars-dice": 200,
-         "leduc-poker": 200, "oshi-zumo": 200}
+         "leduc-poker": 200, "oshi-zumo": 200, "backgammon": 200}
 
 
 @pytest.mark.parametrize("classic", sorted(GAMES))
@@ -97,6 +99,18 @@ BROKEN = [
      "the returns differ"),
     # a draw scored 1 each: the promise `sum: 0` broken, a mismatch (not an error of the harness)
     ("oshi-zumo", "push(player) < 0 else 0)", "push(player) < 0 else 1)", "rulewright's returns fail"),
+    # s8-backgammon: a checker borne off by a larger number with checkers further from home
+    ("backgammon", "(a == d or a == furthest(p))", "(a <= d)", "legal in rulewright only"),
+    # a blot hit stays off the board instead of going to the bar
+    ("backgammon", "- bar[other(p)] += checkers[s]", "- pass", "the positions differ"),
+    # a double played once, not twice: the next seat rolls where OpenSpiel's mover goes on
+    ("backgammon", "        - goto play", "        - pass", "draws chance"),
+    # the smaller number played where only one of the two can be
+    ("backgammon", "[max(u for u in numbers() if movable(u))]", "[min(u for u in numbers() if movable(u))]",
+     "legal in"),
+    # the lower die of the opening roll starts
+    ("backgammon", "mover = players[0] if first > second else players[1]",
+     "mover = players[0] if first < second else players[1]", "is to act in OpenSpiel"),
 ]
 
 
@@ -110,8 +124,10 @@ def test_a_broken_copy_of_a_classic_is_caught(tmp_path: Path, classic: str, old:
     assert mismatch is not None, f"50 games of a broken {classic} agreed with OpenSpiel"
     assert caught in mismatch.what
     # the report says where: the seed, the move and the moves before it
-    assert 1000 <= mismatch.seed < 1050 and len([h for h in mismatch.history if not h.startswith("chance")]) \
-        == mismatch.move
+    # (a move that fails as rulewright plays it is in the history: backgammon's double played once)
+    played = len([h for h in mismatch.history if not h.startswith("chance")])
+    assert 1000 <= mismatch.seed < 1050 and (played == mismatch.move or (
+        played == mismatch.move + 1 and mismatch.what.startswith("rulewright's move")))
     text = str(mismatch)
     assert f"seed {mismatch.seed}, move {mismatch.move}" in text and caught in text
 
@@ -221,3 +237,21 @@ def test_oshi_zumo_ends_at_the_horizon_as_openspiel_does() -> None:
         assert adapter.openspiel_position(os_state) == adapter.rulewright_position(rw)
     assert os_state.is_terminal() and rw.is_terminal()
     assert list(os_state.returns()) == list(rw.returns()) == [1.0, -1.0]
+
+
+def test_backgammon_stops_at_its_turn_limit_as_openspiel_does(tmp_path: Path) -> None:
+    # Random games end within about 120 turns, never at max_player_turns (500): the same rules with
+    # a limit of 12 against OpenSpiel's backgammon(max_player_turns=12), stopped unfinished,
+    # nobody winning (returns 0 each), after the first move of turn 13 (a double's half too).
+    import dataclasses
+
+    short = dataclasses.replace(ADAPTERS["backgammon"], openspiel="backgammon(max_player_turns=12)")
+    game = broken(tmp_path, "backgammon", "or turns > 500", "or turns > 12")
+    report = run(short, 30, seed=1000, game=game)  # type: ignore[arg-type]
+    assert report.mismatch is None, str(report.mismatch)
+    assert report.games == 30 and 13 * 30 <= report.decisions <= 2 * 13 * 30  # (13 turns, a double's two moves)
+    # stopped one turn early (a limit of 11): caught where OpenSpiel rolls for the next turn and
+    # rulewright, over, does not
+    early = broken(tmp_path, "backgammon", "or turns > 500", "or turns > 11")
+    mismatch = run(short, 5, seed=1000, game=early).mismatch  # type: ignore[arg-type]
+    assert mismatch is not None and "did not draw" in mismatch.what

@@ -80,7 +80,8 @@ def test_load_of_a_typo_says_did_you_mean() -> None:
     assert str(info.value) == "unknown rule set `china-cornet`: did you mean `china-cornett`?"
     with pytest.raises(rulewright.BadSetup) as info:
         rulewright.load("no-such-game")
-    assert str(info.value).startswith("unknown rule set `no-such-game`: the bundled ones are breakthrough, ")
+    assert str(info.value).startswith(
+        "unknown rule set `no-such-game`: the bundled ones are backgammon, breakthrough, ")
     assert ", china-cornett, " in str(info.value)
 
 

@@ -84,7 +84,7 @@ def test_a_bundled_module_says_nothing_of_returns_unless_its_rules_declare_them(
         assert ("RETURNS" in module.read_text(encoding="utf-8")) == declares, rules
         if declares:
             declaring.add(rules.parent.name)
-    assert declaring == {"connect-four", "leduc-poker", "oshi-zumo", "othello"}
+    assert declaring == {"backgammon", "connect-four", "leduc-poker", "oshi-zumo", "othello"}
 
 
 def test_the_generated_method_names_its_rule_line() -> None:

@@ -30,12 +30,16 @@ game: a `Mismatch` names the seed, the move number, the moves so far and what di
 
 An adapter (`Adapter`) is all a game needs: the rule set, OpenSpiel's game name, and four small
 functions: an OpenSpiel action's text to rulewright's, a chance outcome's text to the kind and
-value rulewright draws, and each side's position. `ADAPTERS` holds the bundled classics';
+value rulewright draws (or several draws: backgammon's roll is two dice), and each side's position.
+Where an action's text does not say the move (backgammon's texts fold both orders of the same
+checkers into one), `actions_of` names a decision's actions from OpenSpiel's state instead.
+`ADAPTERS` holds the bundled classics';
 `scripts/lockstep_openspiel.py GAME --games N --seed S` runs one from the command line.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import re
@@ -63,7 +67,9 @@ class Adapter:
       (letters' case and runs of spaces do not matter, as rulewright reads a move's text).
     - `chance(text)`: the (kind, value) rulewright draws for OpenSpiel's chance outcome of that
       text: `("die", 4)`, `("coin", True)`, `("draw", <the item in rulewright's representation>)`,
-      `("throw", 7)` (docs/scenarios.md, "Fixing chance"). None: the game has no chance.
+      `("throw", 7)` (docs/scenarios.md, "Fixing chance"), or a list of them where one outcome of
+      OpenSpiel's is several draws of rulewright's (backgammon's roll: two dice). None: the game
+      has no chance.
     - `openspiel_position(state)` and `rulewright_position(state)`: each side's position in one
       comparable form (board contents, chips, dice), equal when the positions are the same.
     """
@@ -73,10 +79,14 @@ class Adapter:
     action: Callable[[str], str]
     openspiel_position: Callable[[Any], Hashable]
     rulewright_position: Callable[[State], Hashable]
-    chance: Callable[[str], tuple[str, Any]] | None = None
+    chance: Callable[[str], tuple[str, Any] | list[tuple[str, Any]]] | None = None
     players: int = 2
     options: Mapping[str, str] = field(default_factory=dict)
     doc: str = ""
+    # `actions_of(state, seat, actions)`: the rulewright moves' texts of a decision's OpenSpiel
+    # actions, read from OpenSpiel's state, where an action's text alone does not say the move
+    # (backgammon's texts fold both orders of the same checkers into one); None: `action(text)`
+    actions_of: Callable[[Any, int, Sequence[int]], Sequence[str]] | None = None
 
 
 @dataclass(frozen=True)
@@ -137,8 +147,9 @@ def _forced(adapter: Adapter, drawn: Sequence[str]) -> dict[str, list[tuple[Any,
     for text in drawn:
         if adapter.chance is None:
             raise _Differ(f"OpenSpiel draws chance ({text!r}) but the adapter maps no chance")
-        kind, value = adapter.chance(text)
-        forced.setdefault(kind, []).append((value, text))
+        drawn_here = adapter.chance(text)
+        for kind, value in drawn_here if isinstance(drawn_here, list) else [drawn_here]:
+            forced.setdefault(kind, []).append((value, text))
     return forced
 
 
@@ -161,7 +172,7 @@ def _chance(os_state: Any, pick: random.Random, history: list[str]) -> list[str]
     return drawn
 
 
-def _compare(adapter: Adapter, os_state: Any, rw: State) -> dict[int, Action]:
+def _compare(adapter: Adapter, os_state: Any, rw: State, texts: dict[Action, str] | None = None) -> dict[int, Action]:
     """Compare a decision (or the end); OpenSpiel's legal actions mapped to rulewright's."""
     os_over, rw_over = bool(os_state.is_terminal()), rw.is_terminal()
     if os_over != rw_over:
@@ -183,25 +194,38 @@ def _compare(adapter: Adapter, os_state: Any, rw: State) -> dict[int, Action]:
     seat, actor = int(os_state.current_player()), rw.to_act()
     if seat != actor:
         raise _Differ(f"seat {seat} is to act in OpenSpiel, {actor} in rulewright")
-    return _mapped(adapter, os_state, seat, rw.legal_actions())
+    return _mapped(adapter, os_state, seat, rw.legal_actions(), texts)
 
 
-def _mapped(adapter: Adapter, os_state: Any, seat: int, rw_legal: Sequence[Action]) -> dict[int, Action]:
-    """OpenSpiel's legal actions of `seat` mapped to rulewright's `rw_legal`, one to one."""
-    by_text = {_norm(str(a)): a for a in rw_legal}
+def _mapped(adapter: Adapter, os_state: Any, seat: int, rw_legal: Sequence[Action],
+            texts: dict[Action, str] | None = None) -> dict[int, Action]:
+    """OpenSpiel's legal actions of `seat` mapped to rulewright's `rw_legal`, one to one (`texts`:
+    rulewright's texts, normalised, of the moves met so far in a run, kept)."""
+    if texts is None:
+        texts = {}
+    by_text: dict[str, Action] = {}
+    for move in rw_legal:
+        text = texts.get(move)
+        if text is None:
+            text = texts[move] = _norm(str(move))
+        by_text[text] = move
     mapped: dict[int, Action] = {}
-    seen: dict[str, str] = {}
+    seen: dict[str, int] = {}
     missing: list[str] = []
-    for a in os_state.legal_actions(seat):
-        os_text = os_state.action_to_string(seat, a)
-        text = _norm(adapter.action(os_text))
+    legal = [int(a) for a in os_state.legal_actions(seat)]
+    if adapter.actions_of is None:
+        mine = [adapter.action(os_state.action_to_string(seat, a)) for a in legal]
+    else:
+        mine = list(adapter.actions_of(os_state, seat, legal))
+    for a, text in zip(legal, map(_norm, mine), strict=True):
         if text in seen:
-            raise _Differ(f"the adapter maps OpenSpiel's {seen[text]!r} and {os_text!r} both to {text!r}")
-        seen[text] = os_text
+            raise _Differ(f"the adapter maps OpenSpiel's {os_state.action_to_string(seat, seen[text])!r} and "
+                          f"{os_state.action_to_string(seat, a)!r} both to {text!r}")
+        seen[text] = a
         if text in by_text:
-            mapped[int(a)] = by_text[text]
+            mapped[a] = by_text[text]
         else:
-            missing.append(f"{os_text!r} ({text!r})")
+            missing.append(f"{os_state.action_to_string(seat, a)!r} ({text!r})")
     extra = sorted(t for t in by_text if t not in seen)
     if missing or extra:
         raise _Differ(f"the legal actions{'' if os_state.current_player() >= 0 else f' of seat {seat}'} differ:"
@@ -250,9 +274,11 @@ def _play_simultaneous(adapter: Adapter, os_state: Any, rw: State, pick: random.
     rw.rng.forced = None
 
 
-def play(adapter: Adapter, seed: int, game: Game, os_game: Any) -> tuple[Mismatch | None, int, bool]:
+def play(adapter: Adapter, seed: int, game: Game, os_game: Any,
+         texts: dict[Action, str] | None = None) -> tuple[Mismatch | None, int, bool]:
     """One lockstep game of `seed`: its first mismatch (None if none), its decisions, and
-    whether it was cut at MAX_MOVES."""
+    whether it was cut at MAX_MOVES (`texts`: rulewright's move texts kept from game to game of
+    one rule set)."""
     pick = random.Random(seed)
     history: list[str] = []
     move = 0
@@ -275,7 +301,7 @@ def play(adapter: Adapter, seed: int, game: Game, os_game: Any) -> tuple[Mismatc
                 _play_simultaneous(adapter, os_state, rw, pick, history)
                 move += 1
                 continue
-            mapped = _compare(adapter, os_state, rw)
+            mapped = _compare(adapter, os_state, rw, texts)
             if not mapped:
                 return None, move, False
             if move >= MAX_MOVES:
@@ -314,8 +340,9 @@ def run(adapter: Adapter, games: int, seed: int = 0, game: Game | None = None,
     os_game = pyspiel.load_game(adapter.openspiel)
     report = Report(adapter.ruleset, adapter.openspiel)
     began = time.perf_counter()
+    texts: dict[Action, str] = {}
     for n in range(games):
-        mismatch, decisions, cut = play(adapter, seed + n, rules, os_game)
+        mismatch, decisions, cut = play(adapter, seed + n, rules, os_game, texts)
         report.decisions += decisions
         if mismatch is not None:
             report.mismatches += 1
@@ -533,3 +560,93 @@ def _sumo_rulewright(state: State) -> Hashable:
 ADAPTERS["oshi-zumo"] = Adapter(
     "oshi-zumo", "oshi_zumo", _sumo_action, _sumo_openspiel, _sumo_rulewright,
     doc="each seat's coins and the wrestler's cell from the middle (simultaneous bids)")
+
+
+# -- s8-backgammon: backgammon -----------------------------------------------------------------------
+# OpenSpiel's "chance outcome 5 (roll: 41)" (or "chance outcome 4 X starts, (roll: 15)" first): the
+# outcome's two dice, kChanceOutcomeValues[outcome], in its order. rules/backgammon rolls die(6)
+# twice each turn, the first as OpenSpiel's first value; at the start the first seat's die first,
+# which is OpenSpiel's second value: "X starts" exactly when the pair rises (outcomes 0, 2, ...:
+# {1, 2}, {1, 3} ...), so the seat whose die is higher starts, as backgammon's rule says.
+_BG_BAR, _BG_PASS = 100, -1  # OpenSpiel's kBarPos, kPassPos
+
+
+def _bg_chance(text: str) -> list[tuple[str, Any]]:
+    roll = re.search(r"\(roll: ([1-6])([1-6])\)", text)
+    if roll is None:
+        raise _Differ(f"OpenSpiel's chance outcome {text!r} is no roll of two dice")
+    one, two = int(roll.group(1)), int(roll.group(2))
+    return [("die", two), ("die", one)] if "starts" in text else [("die", one), ("die", two)]
+
+
+def _bg_point(seat: int, pos: int) -> int:
+    """rules/backgammon's point of OpenSpiel's position `pos` of `seat`: 25 the bar, else counted from
+    the seat's own side (x, seat 0, moves from 0 to 23: its point 24 - pos; o from 23 to 0: pos + 1)."""
+    return 25 if pos == _BG_BAR else (24 - pos if seat == 0 else pos + 1)
+
+
+def _bg_actions_of(state: Any, seat: int, actions: Sequence[int]) -> list[str]:
+    # OpenSpiel's action: two checker moves (position, pips), the first by the die it names first;
+    # a position -1 moves nothing (a pass, or the second of an action moving one checker). What an
+    # action moves depends on the seat and the dice only: each is read from OpenSpiel once.
+    dice = _bg_dice(state)
+    texts = []
+    for action in actions:
+        key = (seat, action, dice)
+        text = _BG_TEXTS.get(key)
+        if text is None:
+            moves = [(m.pos, m.num) for m in state.spiel_move_to_checker_moves(seat, action) if m.pos != _BG_PASS]
+            text = "move " + " then ".join(f"{_bg_point(seat, pos)} by {num}" for pos, num in moves) if moves \
+                else "pass"
+            _BG_TEXTS[key] = text
+        texts.append(text)
+    return texts
+
+
+_BG_TEXTS: dict[tuple[int, int, tuple[int, int]], str] = {}  # at most 2 seats x 1352 actions x 21 rolls
+
+
+def _bg_dice(state: Any) -> tuple[int, int]:
+    # the observation's last two numbers: `dice_[0]`, `dice_[1]` (the lower first)
+    tensor = state.observation_tensor(0)
+    return int(tensor[-2]), int(tensor[-1])
+
+
+def _bg_action(text: str) -> str:  # (not used: `actions_of` reads OpenSpiel's state)
+    raise NotImplementedError(text)
+
+
+def _bg_openspiel(state: Any) -> Hashable:
+    # The observation tensor of seat 0 (x), "Section 3.4 of Tesauro": per point of x's, then of o's,
+    # four numbers (one checker, two, three, and how many beyond three: then the first three are 0);
+    # then x's bar, x's checkers borne off, x to move; o's three; the two dice (the lower first)
+    tensor = [int(v) for v in state.observation_tensor(0)]
+    counts = [one + 2 * two + 3 * three + (3 + more if more else 0) for one, two, three, more in
+              zip(tensor[0:192:4], tensor[1:192:4], tensor[2:192:4], tensor[3:192:4], strict=True)]
+    points = sorted((k % 24 + 1, k // 24, n) for k, n in enumerate(counts) if n)
+    bar, off = (tensor[192], tensor[195]), (tensor[193], tensor[196])
+    dice = () if state.is_terminal() else (tensor[198], tensor[199])
+    return tuple(points), bar, off, dice
+
+
+@functools.cache
+def _bg_position(label: str) -> int:
+    """OpenSpiel's position (0 to 23) of a spot of rules/backgammon's table: the top row (`a2` ...
+    `l2`) its positions 12 to 23 from the left, the bottom row (`a1` ... `l1`) 11 down to 0."""
+    column = ord(label[0]) - ord("a") + 1
+    return 11 + column if label[1:] == "2" else 12 - column
+
+
+def _bg_rulewright(state: State) -> Hashable:
+    counts: Sequence[int] = read_field(state, "checkers")
+    colours: Sequence[int | None] = read_field(state, "colour")
+    labels = state.board.labels
+    points = tuple((_bg_position(labels[s]) + 1, colours[s], n) for s, n in enumerate(counts) if n > 0)
+    dice = () if state.is_terminal() else (read_field(state, "low_die"), read_field(state, "high_die"))
+    return tuple(sorted(points)), tuple(read_field(state, "bar")), tuple(read_field(state, "borne_off")), dice
+
+
+ADAPTERS["backgammon"] = Adapter(
+    "backgammon", "backgammon", _bg_action, _bg_openspiel, _bg_rulewright, chance=_bg_chance,
+    actions_of=_bg_actions_of,
+    doc="the checkers on each point, on the bar and borne off, and the dice")

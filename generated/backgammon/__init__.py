@@ -1,0 +1,1 @@
+"""Compiled rule sets of backgammon."""

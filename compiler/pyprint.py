@@ -143,13 +143,13 @@ def text(e: Expr) -> str:
         case Attribute():
             return f"{text(e.value)}.{e.attr}"
         case Subscript():
-            return f"{text(e.value)}[{text(e.index)}]"
+            return f"{text(e.value)}[{bare(e.index)}]"
         case Slice():
             return ("" if e.lower is None else text(e.lower)) + ":" + ("" if e.upper is None else text(e.upper))
         case Starred():
             return f"*{text(e.value)}"
         case Call():
-            args = [text(a) for a in e.args]
+            args = [bare(a) for a in e.args]
             args += [f"{k.arg}={text(k.value)}" if k.arg is not None else f"**{text(k.value)}" for k in e.keywords]
             return f"{text(e.func)}({', '.join(args)})"
         case UnaryOp():
@@ -189,6 +189,15 @@ def text(e: Expr) -> str:
             return f"({text(e.value)})"
         case _:
             assert_never(e)
+
+
+def bare(e: Expr) -> str:
+    """An expression alone in its brackets (a call's argument, a subscript's index): a `Paren` around
+    it written without its parentheses, as a careful person writes `f(n - 1)` and `xs[i + 1]`, not
+    `f((n - 1))` (ruff's UP034); a generator, `yield` or `:=` keeps them."""
+    if isinstance(e, Paren) and not isinstance(e.value, (GeneratorExp, NamedExpr, Yield)):
+        return bare(e.value)
+    return text(e)
 
 
 def clauses(generators: tuple[Comprehension, ...]) -> str:

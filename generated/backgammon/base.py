@@ -360,7 +360,7 @@ class BackgammonState(rt.State):
     # -- Definitions and procedures -----------------------------------------------------------
     def pt(self, p: int, n: int) -> int:
         # rules/backgammon/base.yaml:54
-        return (rt.value_of((self.board.spot_at(2, (n - 12)) if n >= 13 else self.board.spot_at(1, (13 - n))), 'rules/backgammon/base.yaml:54') if p == range(self.num_players)[1] else rt.value_of((self.board.spot_at(2, (13 - n)) if n <= 12 else self.board.spot_at(1, (n - 12))), 'rules/backgammon/base.yaml:54'))  # base.yaml:54
+        return (rt.value_of(self.board.spot_at(2, n - 12) if n >= 13 else self.board.spot_at(1, 13 - n), 'rules/backgammon/base.yaml:54') if p == range(self.num_players)[1] else rt.value_of(self.board.spot_at(2, 13 - n) if n <= 12 else self.board.spot_at(1, n - 12), 'rules/backgammon/base.yaml:54'))  # base.yaml:54
 
     def track(self, p: int) -> Sequence[int]:
         # rules/backgammon/base.yaml:56; kept between moves: computed once per arguments (it reads nothing that changes)
@@ -415,7 +415,7 @@ class BackgammonState(rt.State):
 
     def froms_after(self, p: int, a: int, d: int) -> Sequence[int]:
         # rules/backgammon/base.yaml:68
-        return ((25,) if self.own(p)[25] > (1 if a == 25 else 0) else (*self.occupied(p), *(((a - d),) if ((a - d) >= 1 and self.own(p)[(a - d)] == 0) else ())))  # base.yaml:68
+        return ((25,) if self.own(p)[25] > (1 if a == 25 else 0) else (*self.occupied(p), *(((a - d),) if ((a - d) >= 1 and self.own(p)[a - d] == 0) else ())))  # base.yaml:68
 
     def all_home(self, p: int) -> bool:
         # rules/backgammon/base.yaml:70; kept between moves: recomputed once `bar`, `checkers` or `colour` changes (a change of `bar` at one `p`: the value for that `p` only)
@@ -456,7 +456,7 @@ class BackgammonState(rt.State):
 
     def can(self, p: int, a: int, d: int) -> bool:
         # rules/backgammon/base.yaml:78
-        return (self.own(p)[a] > 0 and (self.foes(p)[(a - d)] <= 1 if (a - d) >= 1 else (self.all_home(p) and (a == d or a == self.furthest(p)))))  # base.yaml:78
+        return (self.own(p)[a] > 0 and (self.foes(p)[a - d] <= 1 if (a - d) >= 1 else (self.all_home(p) and (a == d or a == self.furthest(p)))))  # base.yaml:78
 
     def mine_after(self, p: int, a: int, d: int, n: int) -> int:
         # rules/backgammon/base.yaml:81
@@ -501,7 +501,7 @@ class BackgammonState(rt.State):
 
     def can_after(self, p: int, a: int, d: int, b: int, e: int) -> bool:
         # rules/backgammon/base.yaml:84
-        return (self.mine_after(p, a, d, b) > 0 and (((b - e) == (a - d) or self.foes(p)[(b - e)] <= 1) if (b - e) >= 1 else (self.all_home_after(p, a, d) and (b == e or b == self.furthest_after(p, a, d)))))  # base.yaml:84
+        return (self.mine_after(p, a, d, b) > 0 and (((b - e) == (a - d) or self.foes(p)[b - e] <= 1) if (b - e) >= 1 else (self.all_home_after(p, a, d) and (b == e or b == self.furthest_after(p, a, d)))))  # base.yaml:84
 
     def numbers(self) -> Sequence[int]:
         # rules/backgammon/base.yaml:86; remembered while the legal actions are listed
@@ -523,7 +523,7 @@ class BackgammonState(rt.State):
         _kept = self._d__both
         if _kept is not None:
             return _kept
-        _value: bool = any(self.can_after(self.mover, a, u, rt.num(b, 'rules/backgammon/base.yaml:89'), rt.num(((self.low_die + self.high_die) - u), 'rules/backgammon/base.yaml:89')) for u in ((self.low_die,) if self.low_die == self.high_die else (self.low_die, self.high_die)) for a in rt.walk(self, self.froms(self.mover), 3662, 'rules/backgammon/base.yaml:89') if self.can(self.mover, a, u) for b in self.froms_after(self.mover, a, u))  # base.yaml:89
+        _value: bool = any(self.can_after(self.mover, a, u, rt.num(b, 'rules/backgammon/base.yaml:89'), rt.num((self.low_die + self.high_die) - u, 'rules/backgammon/base.yaml:89')) for u in ((self.low_die,) if self.low_die == self.high_die else (self.low_die, self.high_die)) for a in rt.walk(self, self.froms(self.mover), 3662, 'rules/backgammon/base.yaml:89') if self.can(self.mover, a, u) for b in self.froms_after(self.mover, a, u))  # base.yaml:89
         self._d__both = _value
         return _value
 
@@ -612,7 +612,7 @@ class BackgammonState(rt.State):
             self.borne_off[p] += 1  # base.yaml:142
             self._kept_end = None  # base.yaml:142
         else:
-            s = self.pt(p, rt.num((a - d), 'rules/backgammon/base.yaml:144'))  # base.yaml:144
+            s = self.pt(p, rt.num(a - d, 'rules/backgammon/base.yaml:144'))  # base.yaml:144
             if self.colour[s] == rt.other_seat(p, self.num_players, 'rules/backgammon/base.yaml:145'):  # base.yaml:145
                 self.bar[rt.other_seat(p, self.num_players, 'rules/backgammon/base.yaml:146')] += rt.num(self.checkers[s], 'rules/backgammon/base.yaml:146')  # base.yaml:146
                 self._d__own = self._d__occupied = self._d__all_home = self._d__furthest = None  # base.yaml:146

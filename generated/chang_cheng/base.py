@@ -1530,7 +1530,7 @@ class ChangChengState(rt.State):
             self._d__tower_spaces = self._d__card_provinces = None  # base.yaml:737
             self._derived = None  # base.yaml:737
         elif len(free) == 2:  # base.yaml:738
-            for kept in (yield rt.Ask((self.current if self._opt__reserved_space == OWNER_CHOOSES else (self.current + 1) % self.num_players), 'kept', free, 'rules/chang-cheng/base.yaml:739')):  # base.yaml:739
+            for kept in (yield rt.Ask(self.current if self._opt__reserved_space == OWNER_CHOOSES else (self.current + 1) % self.num_players, 'kept', free, 'rules/chang-cheng/base.yaml:739')):  # base.yaml:739
                 if self._journal is not None and 'reserved' not in self._journal:  # base.yaml:740
                     self._journal['reserved'] = self.reserved[:]  # base.yaml:740
                 self.reserved[kept] = self.current  # base.yaml:740

@@ -323,12 +323,12 @@ class ChinaCornettState(rt.State):
         # rules/china-cornett/base.yaml:206: trigger transport_gold
         if self.trace is not None:
             self.trace.append("triggers.transport_gold")
-        own = [sector for sector in self.board.regions_touching(self.turned, (MOUNTAIN if _ROLE_OF_SEAT[self.current] == MOUNTAINS else RIVER)) if self.completed(sector)]  # base.yaml:212; inlined sector_kind (base.yaml:155)
+        own = [sector for sector in self.board.regions_touching(self.turned, MOUNTAIN if _ROLE_OF_SEAT[self.current] == MOUNTAINS else RIVER) if self.completed(sector)]  # base.yaml:212; inlined sector_kind (base.yaml:155)
         for sector in own:  # base.yaml:213
             self.collect(self.current, sector)  # base.yaml:214
-        for sector in self.board.regions_touching(self.turned, (MOUNTAIN if _ROLE_OF_SEAT[(self.current + 1) % self.num_players] == MOUNTAINS else RIVER)):  # base.yaml:217; inlined sector_kind (base.yaml:155)
+        for sector in self.board.regions_touching(self.turned, MOUNTAIN if _ROLE_OF_SEAT[(self.current + 1) % self.num_players] == MOUNTAINS else RIVER):  # base.yaml:217; inlined sector_kind (base.yaml:155)
             if self.completed(sector):  # base.yaml:218
-                self.collect((self.current if (self._opt__sector_collector == TURNER or (self._opt__sector_collector == WITH_OWN and own)) else (self.current + 1) % self.num_players), sector)  # base.yaml:219
+                self.collect(self.current if (self._opt__sector_collector == TURNER or (self._opt__sector_collector == WITH_OWN and own)) else (self.current + 1) % self.num_players, sector)  # base.yaml:219
 
     def _trigger__first_reduction(self) -> None:
         # rules/china-cornett/base.yaml:220: trigger first_reduction

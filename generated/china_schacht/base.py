@@ -344,11 +344,11 @@ class ChinaSchachtState(rt.State):
     def _prepare(self) -> None:
         """`setup:`, before the first turn."""
         for c in range(5):  # base.yaml:349
-            _rounds = len(range((2 if len(range(self.num_players)) == 3 else (1 if len(range(self.num_players)) == 4 else 0)), (10 if c == VIOLET else (11 if (c == YELLOW or c == ORANGE) else (12 if c == GREEN else 13)))))  # base.yaml:350; inlined removed_per_colour (base.yaml:280), cards_of (base.yaml:283); the rounds' joins of base.yaml:351 made at once (`join_rounds`)
+            _rounds = len(range(2 if len(range(self.num_players)) == 3 else (1 if len(range(self.num_players)) == 4 else 0), 10 if c == VIOLET else (11 if (c == YELLOW or c == ORANGE) else (12 if c == GREEN else 13))))  # base.yaml:350; inlined removed_per_colour (base.yaml:280), cards_of (base.yaml:283); the rounds' joins of base.yaml:351 made at once (`join_rounds`)
             if rt.joins_fit(self, len(self.deck), _rounds, 1):
                 self.deck = (*self.deck, *(c,) * _rounds)  # base.yaml:351
             else:  # (a round would fail: the rounds one by one, as written)
-                for _ in range((2 if len(range(self.num_players)) == 3 else (1 if len(range(self.num_players)) == 4 else 0)), (10 if c == VIOLET else (11 if (c == YELLOW or c == ORANGE) else (12 if c == GREEN else 13)))):  # base.yaml:350; inlined removed_per_colour (base.yaml:280), cards_of (base.yaml:283)
+                for _ in range(2 if len(range(self.num_players)) == 3 else (1 if len(range(self.num_players)) == 4 else 0), 10 if c == VIOLET else (11 if (c == YELLOW or c == ORANGE) else (12 if c == GREEN else 13))):  # base.yaml:350; inlined removed_per_colour (base.yaml:280), cards_of (base.yaml:283)
                     if len(self.deck) > 16:
                         rt.walk(self, self.deck, 1, 'rules/china-schacht/base.yaml:351')
                     self.deck = (*self.deck, c)  # base.yaml:351
@@ -446,7 +446,7 @@ class ChinaSchachtState(rt.State):
         # rules/china-schacht/base.yaml:372: build
         if not (self.palaces_left[self.current] > 0):  # rules/china-schacht/base.yaml:376: when of build, written out (`inline_guards`)
             return
-        _joined0 = self.board.all_mask & self._empty__palace_of & self.board.keys_mask((self.board.tables.spot_groups.get('region_of(spot, PROVINCE)') or self.board.tables.group_spots('region_of(spot, PROVINCE)', [self.board.region_of[PROVINCE][s] for s in self.board.spots])), (self.here if self.here else self.board.regions_of_kind[PROVINCE]))  # rules/china-schacht/base.yaml:379; `hoist_masks`: the masks the spots of `space` are made from, the same for every `cards`, joined once before the loops
+        _joined0 = self.board.all_mask & self._empty__palace_of & self.board.keys_mask(self.board.tables.spot_groups.get('region_of(spot, PROVINCE)') or self.board.tables.group_spots('region_of(spot, PROVINCE)', [self.board.region_of[PROVINCE][s] for s in self.board.spots]), self.here if self.here else self.board.regions_of_kind[PROVINCE])  # rules/china-schacht/base.yaml:379; `hoist_masks`: the masks the spots of `space` are made from, the same for every `cards`, joined once before the loops
         # Actions are interned per board, found by index in tables (`index_actions`): the same move is the same object in every state.
         _table = self._spot_rows__build
         # `find_rows_by_key`: the rows of `cards` found once per listing by `hand[current]`, which its values are a function of (`remember_values`), not by a tuple made and hashed per value
@@ -860,7 +860,7 @@ class ChinaSchachtState(rt.State):
             return
         if self.trace is not None:
             self.trace.append("triggers.last_turn")
-        if (self.current == range(self.num_players)[(len(range(self.num_players)) - 1)] and (self.end_announced or self._opt__final_round == THIS_ROUND)):  # base.yaml:531
+        if (self.current == range(self.num_players)[len(range(self.num_players)) - 1] and (self.end_announced or self._opt__final_round == THIS_ROUND)):  # base.yaml:531
             self.finished = True  # base.yaml:532
             self._kept_end = None  # base.yaml:532
         self.end_announced = True  # base.yaml:533
@@ -1066,7 +1066,7 @@ class ChinaSchachtState(rt.State):
         _kept = self._d__open_spaces
         if _kept is not None:
             return _kept
-        _value: Sequence[int] = self.board.spots_of(self.board.all_mask & self._empty__palace_of & self.board.keys_mask((self.board.tables.spot_groups.get('region_of(spot, PROVINCE)') or self.board.tables.group_spots('region_of(spot, PROVINCE)', [self.board.region_of[PROVINCE][s] for s in self.board.spots])), (self.here if self.here else self.board.regions_of_kind[PROVINCE])))  # base.yaml:340
+        _value: Sequence[int] = self.board.spots_of(self.board.all_mask & self._empty__palace_of & self.board.keys_mask(self.board.tables.spot_groups.get('region_of(spot, PROVINCE)') or self.board.tables.group_spots('region_of(spot, PROVINCE)', [self.board.region_of[PROVINCE][s] for s in self.board.spots]), self.here if self.here else self.board.regions_of_kind[PROVINCE]))  # base.yaml:340
         self._d__open_spaces = _value
         return _value
 

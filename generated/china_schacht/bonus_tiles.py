@@ -152,7 +152,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         # rules/china-schacht/base.yaml:372: build
         if not (self.palaces_left[self.current] > 0):  # rules/china-schacht/base.yaml:376: when of build, written out (`inline_guards`)
             return
-        _joined0 = self.board.all_mask & self._empty__palace_of & self.board.keys_mask((self.board.tables.spot_groups.get('region_of(spot, PROVINCE)') or self.board.tables.group_spots('region_of(spot, PROVINCE)', [self.board.region_of[PROVINCE][s] for s in self.board.spots])), (self.here if self.here else self.board.regions_of_kind[PROVINCE]))  # rules/china-schacht/bonus-tiles.yaml:80; `hoist_masks`: the masks the spots of `space` are made from, the same for every `cards`, joined once before the loops
+        _joined0 = self.board.all_mask & self._empty__palace_of & self.board.keys_mask(self.board.tables.spot_groups.get('region_of(spot, PROVINCE)') or self.board.tables.group_spots('region_of(spot, PROVINCE)', [self.board.region_of[PROVINCE][s] for s in self.board.spots]), self.here if self.here else self.board.regions_of_kind[PROVINCE])  # rules/china-schacht/bonus-tiles.yaml:80; `hoist_masks`: the masks the spots of `space` are made from, the same for every `cards`, joined once before the loops
         # Actions are interned per board, found by index in tables (`index_actions`): the same move is the same object in every state.
         _table = self._spot_rows__build
         # `find_rows_by_key`: the rows of `cards` found once per listing by `hand[current]`, which its values are a function of (`remember_values`), not by a tuple made and hashed per value

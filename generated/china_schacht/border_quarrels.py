@@ -310,13 +310,13 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         _kept = self._d__two_colours
         if _kept is not None:
             return _kept
-        _value: Sequence[Sequence[int]] = [(range(5)[rt.div(k, _once__1, 'rules/china-schacht/border-quarrels.yaml:115')], range(5)[rt.mod(k, _once__1, 'rules/china-schacht/border-quarrels.yaml:115')]) for _once__1 in (len(range(5)),) for k in range(0, (_once__1 * _once__1)) if rt.div(k, _once__1, 'rules/china-schacht/border-quarrels.yaml:116') < rt.mod(k, _once__1, 'rules/china-schacht/border-quarrels.yaml:116')]  # border-quarrels.yaml:115
+        _value: Sequence[Sequence[int]] = [(range(5)[rt.div(k, _once__1, 'rules/china-schacht/border-quarrels.yaml:115')], range(5)[rt.mod(k, _once__1, 'rules/china-schacht/border-quarrels.yaml:115')]) for _once__1 in (len(range(5)),) for k in range(0, _once__1 * _once__1) if rt.div(k, _once__1, 'rules/china-schacht/border-quarrels.yaml:116') < rt.mod(k, _once__1, 'rules/china-schacht/border-quarrels.yaml:116')]  # border-quarrels.yaml:115
         self._d__two_colours = _value
         return _value
 
     def pays_for_space(self, cards: Sequence[int], rs: Sequence[int]) -> bool:
         # rules/china-schacht/border-quarrels.yaml:123
-        return ((len(cards) == 2 and all(c in _once__1 for _once__1 in ([self.board.region_attributes[0][r] for r in rs],) for c in cards)) if len(rs) == 2 else (cards[0] == cards[(len(cards) - 1)] and ((len(cards) == 1) == (cards[0] == self.board.region_attributes[0][rs[0]]))))  # border-quarrels.yaml:123; hoisted list(... for r in rs) out of the loop; inlined pays_for (base.yaml:336)
+        return ((len(cards) == 2 and all(c in _once__1 for _once__1 in ([self.board.region_attributes[0][r] for r in rs],) for c in cards)) if len(rs) == 2 else (cards[0] == cards[len(cards) - 1] and ((len(cards) == 1) == (cards[0] == self.board.region_attributes[0][rs[0]]))))  # border-quarrels.yaml:123; hoisted list(... for r in rs) out of the loop; inlined pays_for (base.yaml:336)
 
     def open_to(self, rs: Sequence[int]) -> bool:
         # rules/china-schacht/border-quarrels.yaml:128

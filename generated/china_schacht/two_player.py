@@ -160,11 +160,11 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
     def _prepare(self) -> None:
         """`setup:`, before the first turn."""
         for c in range(5):  # base.yaml:349
-            _rounds = len(range((2), (10 if c == VIOLET else (11 if (c == YELLOW or c == ORANGE) else (12 if c == GREEN else 13)))))  # base.yaml:350; inlined removed_per_colour (two-player.yaml:110), cards_of (base.yaml:283); the rounds' joins of base.yaml:351 made at once (`join_rounds`)
+            _rounds = len(range(2, 10 if c == VIOLET else (11 if (c == YELLOW or c == ORANGE) else (12 if c == GREEN else 13))))  # base.yaml:350; inlined removed_per_colour (two-player.yaml:110), cards_of (base.yaml:283); the rounds' joins of base.yaml:351 made at once (`join_rounds`)
             if rt.joins_fit(self, len(self.deck), _rounds, 1):
                 self.deck = (*self.deck, *(c,) * _rounds)  # base.yaml:351
             else:  # (a round would fail: the rounds one by one, as written)
-                for _ in range((2), (10 if c == VIOLET else (11 if (c == YELLOW or c == ORANGE) else (12 if c == GREEN else 13)))):  # base.yaml:350; inlined removed_per_colour (two-player.yaml:110), cards_of (base.yaml:283)
+                for _ in range(2, 10 if c == VIOLET else (11 if (c == YELLOW or c == ORANGE) else (12 if c == GREEN else 13))):  # base.yaml:350; inlined removed_per_colour (two-player.yaml:110), cards_of (base.yaml:283)
                     if len(self.deck) > 16:
                         rt.walk(self, self.deck, 1, 'rules/china-schacht/base.yaml:351')
                     self.deck = (*self.deck, c)  # base.yaml:351
@@ -174,13 +174,13 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self.refill_face_up()  # base.yaml:357
         self.emperor_refill()  # two-player.yaml:139
         if self._opt__emperor_emissaries == NINE:  # two-player.yaml:141
-            self.emissaries_left[(self.num_players + 0)] = 9  # two-player.yaml:142
+            self.emissaries_left[self.num_players + 0] = 9  # two-player.yaml:142
             self._d__emperor_occupied = self._d__emperor_provinces = self._kept_end = None  # two-player.yaml:142
             if self._kept_shared:  # two-player.yaml:142
-                self._d__can_place = rt.without_key(self._d__can_place, (self.num_players + 0))  # two-player.yaml:142
+                self._d__can_place = rt.without_key(self._d__can_place, self.num_players + 0)  # two-player.yaml:142
             else:  # two-player.yaml:142
                 if self._d__can_place is not None:  # two-player.yaml:142
-                    self._d__can_place.pop((self.num_players + 0), None)  # two-player.yaml:142
+                    self._d__can_place.pop(self.num_players + 0, None)  # two-player.yaml:142
 
     def _do(self, _action: rt.Action) -> None:
         """A move (runtime/state.py `State._do`), written out for this rule set (pass `write_out_moves`)."""
@@ -275,7 +275,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         # rules/china-schacht/base.yaml:372: build
         if not (self.palaces_left[self.current] > 0):  # rules/china-schacht/base.yaml:376: when of build, written out (`inline_guards`)
             return
-        _joined0 = self.board.all_mask & self._empty__palace_of & self.board.keys_mask((self.board.tables.spot_groups.get('region_of(spot, PROVINCE)') or self.board.tables.group_spots('region_of(spot, PROVINCE)', [self.board.region_of[PROVINCE][s] for s in self.board.spots])), self.open_provinces())  # rules/china-schacht/base.yaml:379; `hoist_masks`: the masks the spots of `space` are made from, the same for every `cards`, joined once before the loops
+        _joined0 = self.board.all_mask & self._empty__palace_of & self.board.keys_mask(self.board.tables.spot_groups.get('region_of(spot, PROVINCE)') or self.board.tables.group_spots('region_of(spot, PROVINCE)', [self.board.region_of[PROVINCE][s] for s in self.board.spots]), self.open_provinces())  # rules/china-schacht/base.yaml:379; `hoist_masks`: the masks the spots of `space` are made from, the same for every `cards`, joined once before the loops
         # Actions are interned per board, found by index in tables (`index_actions`): the same move is the same object in every state.
         _table = self._spot_rows__build
         # `find_rows_by_key`: the rows of `cards` found once per listing by `hand[current]`, which its values are a function of (`remember_values`), not by a tuple made and hashed per value
@@ -774,13 +774,13 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self._empty__palace_of &= ~self.board.spot_bit[space]  # two-player.yaml:197
         for _item__palace_of in self.palace_of[space]:  # two-player.yaml:197
             self._has__palace_of[_item__palace_of] |= self.board.spot_bit[space]  # two-player.yaml:197
-        self.palaces_left[(self.num_players + 0)] -= 1  # two-player.yaml:198
+        self.palaces_left[self.num_players + 0] -= 1  # two-player.yaml:198
         self._d__emperor_occupied = self._d__emperor_provinces = self._kept_end = None  # two-player.yaml:198
         if self._kept_shared:  # two-player.yaml:198
-            self._d__can_place = rt.without_key(self._d__can_place, (self.num_players + 0))  # two-player.yaml:198
+            self._d__can_place = rt.without_key(self._d__can_place, self.num_players + 0)  # two-player.yaml:198
         else:  # two-player.yaml:198
             if self._d__can_place is not None:  # two-player.yaml:198
-                self._d__can_place.pop((self.num_players + 0), None)  # two-player.yaml:198
+                self._d__can_place.pop(self.num_players + 0, None)  # two-player.yaml:198
         if (not self.scored[province_to] and not ((self.board.region_mask[province_to] & self._empty__palace_of) != 0)):  # two-player.yaml:201; inlined free (base.yaml:290); read from bit masks (`mask_values`): any(... for s in province_to)
             self.score_province(province_to)  # two-player.yaml:202
         # two-player.yaml:273: emperor_done, written out where it is called, two-player.yaml:203 (`inline_procedures`)
@@ -810,13 +810,13 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             if self._d__emissary_room is not None:  # two-player.yaml:211
                 self._d__emissary_room.pop(province_to, None)  # two-player.yaml:211
         self._regions_known__emissary_room__1 &= ~self.board.region_bit[province_to]  # two-player.yaml:211; `mask_regions`: the bit of its region no longer known
-        self.emissaries_left[(self.num_players + 0)] -= 1  # two-player.yaml:212
+        self.emissaries_left[self.num_players + 0] -= 1  # two-player.yaml:212
         self._d__emperor_occupied = self._d__emperor_provinces = self._kept_end = None  # two-player.yaml:212
         if self._kept_shared:  # two-player.yaml:212
-            self._d__can_place = rt.without_key(self._d__can_place, (self.num_players + 0))  # two-player.yaml:212
+            self._d__can_place = rt.without_key(self._d__can_place, self.num_players + 0)  # two-player.yaml:212
         else:  # two-player.yaml:212
             if self._d__can_place is not None:  # two-player.yaml:212
-                self._d__can_place.pop((self.num_players + 0), None)  # two-player.yaml:212
+                self._d__can_place.pop(self.num_players + 0, None)  # two-player.yaml:212
         # two-player.yaml:273: emperor_done, written out where it is called, two-player.yaml:213 (`inline_procedures`)
         if self.trace is not None:
             self.trace.append("procedures.emperor_done")
@@ -882,7 +882,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
 
     def palace_award(self, p: int, r: int) -> int:
         # rules/china-schacht/two-player.yaml:115
-        return (self.province_points(p, r) + (self.province_points((self.num_players + 0), r) if self.board.region_attributes[0][r] in self.influence[p] else 0))  # two-player.yaml:115
+        return (self.province_points(p, r) + (self.province_points(self.num_players + 0, r) if self.board.region_attributes[0][r] in self.influence[p] else 0))  # two-player.yaml:115
 
     def open_provinces(self) -> Sequence[int]:
         # rules/china-schacht/two-player.yaml:119; kept between moves: recomputed once `here`, `two_provinces_now` or `was_empty` changes
@@ -898,7 +898,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         _kept = self._d__open_spaces
         if _kept is not None:
             return _kept
-        _value: Sequence[int] = self.board.spots_of(self.board.all_mask & self._empty__palace_of & self.board.keys_mask((self.board.tables.spot_groups.get('region_of(spot, PROVINCE)') or self.board.tables.group_spots('region_of(spot, PROVINCE)', [self.board.region_of[PROVINCE][s] for s in self.board.spots])), self.open_provinces()))  # base.yaml:340
+        _value: Sequence[int] = self.board.spots_of(self.board.all_mask & self._empty__palace_of & self.board.keys_mask(self.board.tables.spot_groups.get('region_of(spot, PROVINCE)') or self.board.tables.group_spots('region_of(spot, PROVINCE)', [self.board.region_of[PROVINCE][s] for s in self.board.spots]), self.open_provinces()))  # base.yaml:340
         self._d__open_spaces = _value
         return _value
 
@@ -922,11 +922,11 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
 
     def emperor_can_build(self, r: int) -> bool:
         # rules/china-schacht/two-player.yaml:125
-        return ((self.palaces_left[(self.num_players + 0)] > 0 and ((self.board.region_mask[r] & self._empty__palace_of) != 0)) and len(self.emperor_payments(self.board.region_attributes[0][r])) > 0)  # two-player.yaml:125; inlined free (base.yaml:290); read from bit masks (`mask_values`): any(... for s in r)
+        return ((self.palaces_left[self.num_players + 0] > 0 and ((self.board.region_mask[r] & self._empty__palace_of) != 0)) and len(self.emperor_payments(self.board.region_attributes[0][r])) > 0)  # two-player.yaml:125; inlined free (base.yaml:290); read from bit masks (`mask_values`): any(... for s in r)
 
     def emperor_can_send(self, r: int) -> bool:
         # rules/china-schacht/two-player.yaml:127
-        return ((self.emissaries_left[(self.num_players + 0)] > 0 and self.emissary_room(r) > 0) and len(self.emperor_payments(self.board.region_attributes[0][r])) > 0)  # two-player.yaml:127
+        return ((self.emissaries_left[self.num_players + 0] > 0 and self.emissary_room(r) > 0) and len(self.emperor_payments(self.board.region_attributes[0][r])) > 0)  # two-player.yaml:127
 
     def emperor_occupied(self) -> Sequence[int]:
         # rules/china-schacht/two-player.yaml:129; kept between moves: recomputed once `emissaries`, `emissaries_left`, `emperor_cards`, `palace_of` or `palaces_left` changes

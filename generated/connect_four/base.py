@@ -142,7 +142,7 @@ class ConnectFourState(rt.State):
         # rules/connect-four/base.yaml:30: drop
         # Actions are interned per board: the same move is the same object in every state.
         _cache = self.board.tables.interned.setdefault('drop', {})
-        for column in [self.board.column_of[t] for t in self.board.grid_rows[(len(self.board.grid_rows) - 1)] if self.disc[t] is None]:  # rules/connect-four/base.yaml:35
+        for column in [self.board.column_of[t] for t in self.board.grid_rows[len(self.board.grid_rows) - 1] if self.disc[t] is None]:  # rules/connect-four/base.yaml:35
             _action = _cache.get(column)
             if _action is None:  # (made, charged to what the board keeps: runtime/kept.py)
                 _action = rt.Action('drop', (column,), self._action_text)
@@ -164,7 +164,7 @@ class ConnectFourState(rt.State):
         # rules/connect-four/base.yaml:30: drop
         if self.trace is not None:
             self.trace.append("actions.drop")
-        s = rt.value_of(next((t for t in self.board.grid_columns[(column - 1)] if self.disc[t] is None), None), 'rules/connect-four/base.yaml:38')  # base.yaml:38
+        s = rt.value_of(next((t for t in self.board.grid_columns[column - 1] if self.disc[t] is None), None), 'rules/connect-four/base.yaml:38')  # base.yaml:38
         self.disc[s] = self.current  # base.yaml:39
         self.dropped += 1  # base.yaml:40
         self._kept_end = None  # base.yaml:40

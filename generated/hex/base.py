@@ -171,9 +171,9 @@ class HexState(rt.State):
             self.trace.append("actions.place")
         self.stone[s] = self.current  # base.yaml:69
         self._mask__stone__none &= ~self.board.spot_bit[s]  # base.yaml:69
-        edges = self.board.regions_of_kind[(BLACK_EDGE if _ROLE_OF_SEAT[self.current] == BLACK else WHITE_EDGE)]  # base.yaml:70
-        first = (any(e == edges[0] for e in self.board.regions_touching((s,), (BLACK_EDGE if _ROLE_OF_SEAT[self.current] == BLACK else WHITE_EDGE))) or any((self.stone[n] == self.current and self.reaches_first[n]) for n in self.board.neighbours[s]))  # base.yaml:71
-        second = (any(e == edges[1] for e in self.board.regions_touching((s,), (BLACK_EDGE if _ROLE_OF_SEAT[self.current] == BLACK else WHITE_EDGE))) or any((self.stone[n] == self.current and self.reaches_second[n]) for n in self.board.neighbours[s]))  # base.yaml:72
+        edges = self.board.regions_of_kind[BLACK_EDGE if _ROLE_OF_SEAT[self.current] == BLACK else WHITE_EDGE]  # base.yaml:70
+        first = (any(e == edges[0] for e in self.board.regions_touching((s,), BLACK_EDGE if _ROLE_OF_SEAT[self.current] == BLACK else WHITE_EDGE)) or any((self.stone[n] == self.current and self.reaches_first[n]) for n in self.board.neighbours[s]))  # base.yaml:71
+        second = (any(e == edges[1] for e in self.board.regions_touching((s,), BLACK_EDGE if _ROLE_OF_SEAT[self.current] == BLACK else WHITE_EDGE)) or any((self.stone[n] == self.current and self.reaches_second[n]) for n in self.board.neighbours[s]))  # base.yaml:72
         if (first and second):  # base.yaml:73
             self.winner = rt.held(self.current)  # base.yaml:74
             self._kept_end = None  # base.yaml:74

@@ -143,12 +143,12 @@ class LiarsDiceState(rt.State):
         # rules/liars-dice/base.yaml:33: bid
         # Actions are interned per board, found by index in tables (`index_actions`): the same move is the same object in every state.
         _table = self._actions__bid
-        for n in rt.walk(self, range(max(self.bid_count, 1), (len(range(self.num_players)) + 1)), 1, 'rules/liars-dice/base.yaml:37'):  # rules/liars-dice/base.yaml:37
+        for n in rt.walk(self, range(max(self.bid_count, 1), len(range(self.num_players)) + 1), 1, 'rules/liars-dice/base.yaml:37'):  # rules/liars-dice/base.yaml:37
             _row1 = _table.get(n)
             if _row1 is None:
                 rt.made(self.board, rt.ENTRY + rt.DICT)
                 _row1 = _table[n] = {}
-            for f in rt.walk(self, (range((self.bid_face + 1), 7) if n == self.bid_count else range(1, 7)), 1, 'rules/liars-dice/base.yaml:38'):  # rules/liars-dice/base.yaml:38
+            for f in rt.walk(self, range(self.bid_face + 1, 7) if n == self.bid_count else range(1, 7), 1, 'rules/liars-dice/base.yaml:38'):  # rules/liars-dice/base.yaml:38
                 _action = _row1.get(f)
                 if _action is None:
                     rt.made(self.board, rt.ENTRY + rt.ACTION + 2)

@@ -55,7 +55,7 @@ PHASE__AUCTION: Final = 3  # phase
 PHASE__TAKE: Final = 4  # phase
 PHASE__SEIZE: Final = 5  # phase
 _ROLE_OF_SEAT: tuple[int, ...] = (0, 1, 2, 3, 4)
-ATTR__TILE__ANIMAL: tuple[int, ...] = tuple(range(12)[(i // 6)] for i in range(72))  # rules/mandarin/base.yaml:139
+ATTR__TILE__ANIMAL: tuple[int, ...] = tuple(range(12)[i // 6] for i in range(72))  # rules/mandarin/base.yaml:139
 ATTR__TILE__EMPEROR: tuple[bool, ...] = tuple((i % 6) == 0 for i in range(72))  # rules/mandarin/base.yaml:140
 SETS__TILE__ANIMAL: tuple[frozenset[int], ...] = tuple(frozenset(i for i in range(72) if ATTR__TILE__ANIMAL[i] == v) for v in range(12))  # rules/mandarin/base.yaml:139
 SETS__TILE__EMPEROR: tuple[frozenset[int], ...] = tuple(frozenset(i for i in range(72) if ATTR__TILE__EMPEROR[i] == v) for v in range(2))  # rules/mandarin/base.yaml:140
@@ -250,7 +250,7 @@ class MandarinState(rt.State):
             elif self._opt__start_square == RANDOM_SECTION:  # base.yaml:296
                 self.position[p] = rt.draw(self.rng, self.character_squares())  # base.yaml:297
             else:
-                self.position[p] = self.character_of(range(len(self.board.region_names))[((rt.seat_number(p) - 1) % len(range(12)))])  # base.yaml:299
+                self.position[p] = self.character_of(range(len(self.board.region_names))[(rt.seat_number(p) - 1) % len(range(12))])  # base.yaml:299
 
     # -- Phases -------------------------------------------------------------------------------
     def _enter_phase(self) -> None:
@@ -402,7 +402,7 @@ class MandarinState(rt.State):
         # rules/mandarin/base.yaml:391: bid
         # Actions are interned per board: the same move is the same object in every state.
         _cache = self.board.tables.interned.setdefault('bid', {})
-        for amount in rt.walk(self, (rt.amounts(self.sale, (self.money[self.sale.to_act] + 100)) if self.sale.to_act not in self.defaulted else [a for a in rt.walk(self, rt.amounts(self.sale, (self.money[self.sale.to_act] + 100)), 1, 'rules/mandarin/base.yaml:400') if a <= self.money[self.sale.to_act]]), 1, 'rules/mandarin/base.yaml:400'):  # rules/mandarin/base.yaml:400; unswitched on auction_bidder(sale) not in defaulted
+        for amount in rt.walk(self, rt.amounts(self.sale, self.money[self.sale.to_act] + 100) if self.sale.to_act not in self.defaulted else [a for a in rt.walk(self, rt.amounts(self.sale, self.money[self.sale.to_act] + 100), 1, 'rules/mandarin/base.yaml:400') if a <= self.money[self.sale.to_act]], 1, 'rules/mandarin/base.yaml:400'):  # rules/mandarin/base.yaml:400; unswitched on auction_bidder(sale) not in defaulted
             _action = _cache.get(amount)
             if _action is None:  # (made, charged to what the board keeps: runtime/kept.py)
                 _action = rt.Action('bid', (amount,), self._action_text)
@@ -553,7 +553,7 @@ class MandarinState(rt.State):
         if self.trace is not None:
             self.trace.append("actions.draw_again")
         self.draw_tile()  # base.yaml:383
-        if (self.out[(len(self.out) - 1)] not in self.plain):  # base.yaml:387; inlined last_face_up (base.yaml:284)
+        if (self.out[len(self.out) - 1] not in self.plain):  # base.yaml:387; inlined last_face_up (base.yaml:284)
             # base.yaml:506: open_sale, written out where it is called, base.yaml:388 (`inline_procedures`)
             if self.trace is not None:
                 self.trace.append("procedures.open_sale")
@@ -821,7 +821,7 @@ class MandarinState(rt.State):
         if _memo is not None and 'last_face_up' in _memo:
             _remembered: bool = _memo['last_face_up']
             return _remembered
-        _value: bool = self.out[(len(self.out) - 1)] not in self.plain
+        _value: bool = self.out[len(self.out) - 1] not in self.plain
         if _memo is not None:
             _memo['last_face_up'] = _value
         return _value

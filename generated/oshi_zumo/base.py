@@ -150,7 +150,7 @@ class OshiZumoState(rt.State):
         # rules/oshi-zumo/base.yaml:35: offer
         # Actions are interned per board: the same move is the same object in every state.
         _cache = self.board.tables.interned.setdefault('offer', {})
-        for n in rt.walk(self, range(0, (self.coins[self._deciding()] + 1)), 1, 'rules/oshi-zumo/base.yaml:37'):  # rules/oshi-zumo/base.yaml:37
+        for n in rt.walk(self, range(0, self.coins[self._deciding()] + 1), 1, 'rules/oshi-zumo/base.yaml:37'):  # rules/oshi-zumo/base.yaml:37
             _action = _cache.get(n)
             if _action is None:  # (made, charged to what the board keeps: runtime/kept.py)
                 _action = rt.Action('offer', (n,), self._action_text)

@@ -1145,7 +1145,7 @@ class YellowYangtzeState(rt.State):
 
     def reinforced(self, f: tuple[int, frozenset[int], int, int, int], sent: int, leaders: int, bonus: int) -> tuple[int, frozenset[int], int, int, int]:
         # rules/yellow-yangtze/base.yaml:349
-        return (f[0], f[1], rt.num((((f[2] + sent) + leaders) + bonus), 'rules/yellow-yangtze/base.yaml:349'), rt.num((f[3] + sent), 'rules/yellow-yangtze/base.yaml:349'), rt.num((f[4] + leaders), 'rules/yellow-yangtze/base.yaml:350'))  # base.yaml:349
+        return (f[0], f[1], rt.num(((f[2] + sent) + leaders) + bonus, 'rules/yellow-yangtze/base.yaml:349'), rt.num(f[3] + sent, 'rules/yellow-yangtze/base.yaml:349'), rt.num(f[4] + leaders, 'rules/yellow-yangtze/base.yaml:350'))  # base.yaml:349
 
     def pagoda_cells(self) -> frozenset[int]:
         # rules/yellow-yangtze/base.yaml:353; kept between moves: recomputed once `pagodas` changes
@@ -1308,7 +1308,7 @@ class YellowYangtzeState(rt.State):
         # rules/yellow-yangtze/base.yaml:409
         _total = 0
         for i in range(0, 4):  # base.yaml:409; `aggregate_loops`: `sum` written out as a loop
-            _total += max(0, (m - self.points[p][i]))
+            _total += max(0, m - self.points[p][i])
         return _total  # base.yaml:409
 
     def level(self, p: int) -> int:
@@ -1320,8 +1320,8 @@ class YellowYangtzeState(rt.State):
             return _kept[p]
         _most = 0
         _first = True
-        for m in rt.walk(self, range(0, ((2 + min((self.points[p][i] for i in range(0, 4)), default=0)) + self.points[p][4])), 6, 'rules/yellow-yangtze/base.yaml:410'):  # base.yaml:410; `aggregate_loops`: `max` written out as a loop
-            if sum(max(0, (m - self.points[p][_i__1])) for _i__1 in range(0, 4)) <= self.points[p][4]:
+        for m in rt.walk(self, range(0, (2 + min((self.points[p][i] for i in range(0, 4)), default=0)) + self.points[p][4]), 6, 'rules/yellow-yangtze/base.yaml:410'):  # base.yaml:410; `aggregate_loops`: `max` written out as a loop
+            if sum(max(0, m - self.points[p][_i__1]) for _i__1 in range(0, 4)) <= self.points[p][4]:
                 _each = m
                 if _first or _each > _most:
                     _most = _each
@@ -1348,7 +1348,7 @@ class YellowYangtzeState(rt.State):
             _kept = self._d__spread = {}
         elif p in _kept:
             return _kept[p]
-        _value: Sequence[int] = sorted([((_cell__2 or rt.once(_cell__2, sorted([max((_cell__1 or rt.once(_cell__1, self.level(p)))[0], self.points[p][i]) for _cell__1 in (rt.cell(),) for i in range(0, 4)])))[0][j] + (1 if j < (_cell__3 or rt.once(_cell__3, (self.points[p][4] - sum(max(0, (_m__1 - self.points[p][_i__2])) for _m__1 in (self.level(p),) for _i__2 in range(0, 4)))))[0] else 0)) for _cell__2 in (rt.cell(),) for _cell__3 in (rt.cell(),) for j in range(0, 4)])  # base.yaml:421
+        _value: Sequence[int] = sorted([((_cell__2 or rt.once(_cell__2, sorted([max((_cell__1 or rt.once(_cell__1, self.level(p)))[0], self.points[p][i]) for _cell__1 in (rt.cell(),) for i in range(0, 4)])))[0][j] + (1 if j < (_cell__3 or rt.once(_cell__3, self.points[p][4] - sum(max(0, _m__1 - self.points[p][_i__2]) for _m__1 in (self.level(p),) for _i__2 in range(0, 4))))[0] else 0)) for _cell__2 in (rt.cell(),) for _cell__3 in (rt.cell(),) for j in range(0, 4)])  # base.yaml:421
         _kept[p] = _value
         return _value
 
@@ -1449,7 +1449,7 @@ class YellowYangtzeState(rt.State):
         k = rt.value_of(self.chief_on[a], 'rules/yellow-yangtze/base.yaml:476')[1]  # base.yaml:476
         self.conflict = rt.held(((a, frozenset((a,)), (sum(1 for n in self.board.neighbours[a] if (self.tile_on[n] is not None and ATTR__TILE__KIND[rt.value_of(self.tile_on[n], 'rules/yellow-yangtze/base.yaml:315')] == GOVERNOR)) + self.governor_point_of(attacker)), 0, 0), (d, frozenset((d,)), (sum(1 for n in self.board.neighbours[d] if (self.tile_on[n] is not None and ATTR__TILE__KIND[rt.value_of(self.tile_on[n], 'rules/yellow-yangtze/base.yaml:315')] == GOVERNOR)) + self.governor_point_of(defender)), 0, 0)))  # base.yaml:482; inlined tile_of (base.yaml:315)
         self._derived = None  # base.yaml:482
-        for governors in (yield rt.Ask(attacker, 'governors', rt.walk(self, range(0, (len(self.in_rack(attacker, GOVERNOR)) + 1)), 1, 'rules/yellow-yangtze/base.yaml:489'), 'rules/yellow-yangtze/base.yaml:489')):  # base.yaml:489
+        for governors in (yield rt.Ask(attacker, 'governors', rt.walk(self, range(0, len(self.in_rack(attacker, GOVERNOR)) + 1), 1, 'rules/yellow-yangtze/base.yaml:489'), 'rules/yellow-yangtze/base.yaml:489')):  # base.yaml:489
             for _ in rt.walk(self, range(0, governors), 60, 'rules/yellow-yangtze/base.yaml:490'):  # base.yaml:490
                 self.discard(attacker, GOVERNOR)  # base.yaml:491
             if len(self.conflict) > 16:
@@ -1463,7 +1463,7 @@ class YellowYangtzeState(rt.State):
                         rt.walk(self, self.conflict, 1, 'rules/yellow-yangtze/base.yaml:496')
                     self.conflict = rt.put(self.conflict, 0, self.reinforced(self.conflict[0], 0, 0, 1))  # base.yaml:496
                     self._derived = None  # base.yaml:496
-        for governors in (yield rt.Ask(defender, 'governors', rt.walk(self, range(0, (len(self.in_rack(defender, GOVERNOR)) + 1)), 1, 'rules/yellow-yangtze/base.yaml:497'), 'rules/yellow-yangtze/base.yaml:497')):  # base.yaml:497
+        for governors in (yield rt.Ask(defender, 'governors', rt.walk(self, range(0, len(self.in_rack(defender, GOVERNOR)) + 1), 1, 'rules/yellow-yangtze/base.yaml:497'), 'rules/yellow-yangtze/base.yaml:497')):  # base.yaml:497
             for _ in rt.walk(self, range(0, governors), 60, 'rules/yellow-yangtze/base.yaml:498'):  # base.yaml:498
                 self.discard(defender, GOVERNOR)  # base.yaml:499
             if len(self.conflict) > 16:
@@ -1515,7 +1515,7 @@ class YellowYangtzeState(rt.State):
         for p in rt.seats_from((self.current + 1) % self.num_players, self.num_players):  # base.yaml:534
             can_lead = self.off_board(p, SOLDIER)  # base.yaml:535
             if (self.in_rack(p, SOLDIER) or can_lead):  # base.yaml:536
-                for soldiers in (yield rt.Ask(p, 'soldiers', rt.walk(self, range(0, (len(self.in_rack(p, SOLDIER)) + 1)), 1, 'rules/yellow-yangtze/base.yaml:537'), 'rules/yellow-yangtze/base.yaml:537')):  # base.yaml:537
+                for soldiers in (yield rt.Ask(p, 'soldiers', rt.walk(self, range(0, len(self.in_rack(p, SOLDIER)) + 1), 1, 'rules/yellow-yangtze/base.yaml:537'), 'rules/yellow-yangtze/base.yaml:537')):  # base.yaml:537
                     sent = soldiers  # base.yaml:538
                     lead = 0  # base.yaml:539
                     if can_lead:  # base.yaml:540
@@ -1534,7 +1534,7 @@ class YellowYangtzeState(rt.State):
                         for support in (yield rt.Ask(p, 'support', rt.walk(self, [f[0] for f in (self.conflict if len(self.conflict) <= 16 else rt.walk(self, self.conflict, 1, 'rules/yellow-yangtze/base.yaml:554'))], 1, 'rules/yellow-yangtze/base.yaml:554'), 'rules/yellow-yangtze/base.yaml:554')):  # base.yaml:554
                             for _ in rt.walk(self, range(0, sent), 60, 'rules/yellow-yangtze/base.yaml:555'):  # base.yaml:555
                                 self.discard(p, SOLDIER)  # base.yaml:556
-                            self.conflict = tuple([((f[0], f[1], rt.num((((f[2] + sent) + lead) + bonus), 'rules/yellow-yangtze/base.yaml:349'), (f[3] + sent), rt.num((f[4] + lead), 'rules/yellow-yangtze/base.yaml:350')) if f[0] == support else f) for f in (self.conflict if len(self.conflict) <= 16 else rt.walk(self, self.conflict, 7, 'rules/yellow-yangtze/base.yaml:557'))])  # base.yaml:557; inlined reinforced (base.yaml:349)
+                            self.conflict = tuple([((f[0], f[1], rt.num(((f[2] + sent) + lead) + bonus, 'rules/yellow-yangtze/base.yaml:349'), (f[3] + sent), rt.num(f[4] + lead, 'rules/yellow-yangtze/base.yaml:350')) if f[0] == support else f) for f in (self.conflict if len(self.conflict) <= 16 else rt.walk(self, self.conflict, 7, 'rules/yellow-yangtze/base.yaml:557'))])  # base.yaml:557; inlined reinforced (base.yaml:349)
                             self._derived = None  # base.yaml:557
         best = max((f[2] for f in (self.conflict if len(self.conflict) <= 16 else rt.walk(self, self.conflict, 1, 'rules/yellow-yangtze/base.yaml:560'))), default=0)  # base.yaml:560
         tied = [f[0] for f in (self.conflict if len(self.conflict) <= 16 else rt.walk(self, self.conflict, 1, 'rules/yellow-yangtze/base.yaml:561')) if f[2] == best]  # base.yaml:561
@@ -1564,7 +1564,7 @@ class YellowYangtzeState(rt.State):
             for s in sorted(f[1]):  # base.yaml:582
                 if (self.tile_on[s] is not None and ATTR__TILE__KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:314')] == SOLDIER):  # base.yaml:583; inlined kind_at (base.yaml:314)
                     self.remove_tile(s)  # base.yaml:584
-        owed = ((max((piles if len(piles) <= 16 else rt.walk(self, piles, 1, 'rules/yellow-yangtze/base.yaml:590')), default=0) - won[3]) - (won[4] if self._opt__soldier_leader_discard == COUNTED else 0))  # base.yaml:590
+        owed = ((max(piles if len(piles) <= 16 else rt.walk(self, piles, 1, 'rules/yellow-yangtze/base.yaml:590'), default=0) - won[3]) - (won[4] if self._opt__soldier_leader_discard == COUNTED else 0))  # base.yaml:590
         for _ in rt.walk(self, range(0, max(owed, 0)), 845, 'rules/yellow-yangtze/base.yaml:591'):  # base.yaml:591
             left = [s for s in sorted(won[1]) if (self.tile_on[s] is not None and ATTR__TILE__KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:315')] == SOLDIER)]  # base.yaml:592; inlined tile_of (base.yaml:315)
             if left:  # base.yaml:593

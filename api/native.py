@@ -46,8 +46,7 @@ MANIFEST = "manifest.json"
 GROUPS, TREES, LIBRT = "groups", "trees", "librt"  # the folders of build/native/
 OPT_RUNTIME, OPT_GENERATED = "3", "3"  # gcc's -O of the runtime's group and of a generated module's
 # Part of every key: a change of how the tree is built (mypyc's options below) makes new builds.
-RECIPE = (f"mypyc separate groups opt_level={OPT_RUNTIME}/{OPT_GENERATED} debug_level=0 multi_file=1 "
-          "strict_dunder_typing=0")
+RECIPE = "mypyc separate groups debug_level=0 multi_file=1 strict_dunder_typing=0 -fcommon"
 KEEP = 3  # the sources whose groups are kept in build/native/ (the newest three built or run)
 EXT_SUFFIX: str = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
 HINT = "run `rulewright compile --native`"
@@ -158,8 +157,13 @@ def _digest(*parts: bytes) -> str:
     return digest.hexdigest()[:24]
 
 
+def _opt(name: str) -> str:
+    """gcc's -O level of a group (part of its key)."""
+    return OPT_RUNTIME if name == RUNTIME_GROUP else OPT_GENERATED
+
+
 def _group(name: str, files: list[tuple[str, bytes]], deps: list[Group]) -> Group:
-    parts = [_toolchain(), name.encode()] + [d.key.encode() for d in deps]
+    parts = [_toolchain(), name.encode(), _opt(name).encode()] + [d.key.encode() for d in deps]
     for path, text in files:
         parts += [path.encode(), text]
     return Group(name, tuple(files), tuple(d.name for d in deps), _digest(*parts))
@@ -428,9 +432,9 @@ def build(jobs: int | None = None, say: Callable[[str], None] = lambda _: None,
         names = {g.name for g in todo}
         plan_file = work / "plan.json"
         plan_file.write_text(json.dumps({
-            "work": str(work), "jobs": jobs, "librt": str(root / LIBRT / _digest(_toolchain())),
+            "work": str(work), "jobs": jobs, "librt": str(root / LIBRT / _digest(_toolchain(), b"-O3")),
             "groups": [{"name": g.name, "files": [n for n, _ in g.files], "build": g.name in names,
-                        "opt": OPT_RUNTIME if g.name == RUNTIME_GROUP else OPT_GENERATED} for g in translated]}))
+                        "opt": _opt(g.name)} for g in translated]}))
         say(f"mypyc: {len(todo)} of {len(sources.groups) + len(extra)} groups to build "
             f"({sum(len(g.files) for g in todo)} modules) into {root}, {jobs} jobs")
         worker = [sys.executable, "-P", "-c", "from rulewright.native import _worker; _worker()", str(plan_file)]
@@ -510,9 +514,6 @@ def _prune(root: Path) -> None:
     kept: set[str] = set()
     for record in trees[:KEEP]:
         kept.update(json.loads(record.read_text()))
-    for old in root.iterdir():  # a build of one group (before builds were split), never used now
-        if (old / MANIFEST).is_file():
-            shutil.rmtree(old, ignore_errors=True)
     for folder in (root / GROUPS).iterdir():
         if folder.name not in kept and not folder.name.startswith("."):
             shutil.rmtree(folder, ignore_errors=True)

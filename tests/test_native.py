@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -154,6 +155,18 @@ def test_a_rule_file_of_ones_own_runs_natively_once_built(native_build: Path) ->
     assert Path(there["file"]).is_relative_to(native.group_folder(_own_group()))
     assert there["file"].endswith(native.EXT_SUFFIX) and not here["file"].endswith(native.EXT_SUFFIX)
     assert there["state"] == here["state"]
+
+
+def test_a_bad_rule_file_of_ones_own_builds_nothing(tmp_path: Path) -> None:
+    """`compile --native FILE` of a rule file with a problem says where (path:line:col), exits 1
+    and builds nothing."""
+    broken = HERE.parent / "broken" / "assign_unknown.yaml"
+    env = dict(os.environ, **{native.ENV: "0", native.DIR_ENV: str(tmp_path / "builds")})
+    done = subprocess.run([sys.executable, "-m", "rulewright", "compile", "--native", str(broken)], env=env,
+                          capture_output=True, text=True)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert re.search(r"assign_unknown\.yaml:\d+:\d+", done.stderr), done.stderr
+    assert not (tmp_path / "builds").exists()
 
 
 def test_the_native_paths_give_the_interpreted_values(native_build: Path) -> None:

@@ -168,8 +168,8 @@ def native_build(check_only: bool, own: Sequence[driver.Compiled] = ()) -> None:
     except OSError as exc:
         raise CliError(f"cannot build in {display(native.native_root())}: {exc.strerror or exc}") from None
     what = "up to date" if built.reused else \
-        f"built {plural(len(built.built), 'group')} of {built.groups} in {built.seconds:.0f} s"
-    click.echo(f"native: {plural(built.modules, 'module')} {what}: {display(built.path)} "
+        f"{len(built.built)} of {built.groups} groups built in {built.seconds:.0f} s"
+    click.echo(f"native: {plural(built.modules, 'module')}, {what}: {display(built.path)} "
                f"({built.size / 1e6:.1f} MB of extension modules); run on it with {native.ENV}=1")
     for c, group in zip(own, extra, strict=True):
         click.echo(f"native: {display(c.files[0])}: {group.modules[0]} ({display(native.group_folder(group))})")

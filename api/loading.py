@@ -157,7 +157,12 @@ def load_rules(path: str | os.PathLike[str], passes: frozenset[str] | None = Non
     compiled = compile_file(path, ALL if passes is None else frozenset(map(current, passes)))
     key = (str(path.resolve()), compiled.source)
     if key not in _compiled_rules:
-        _compiled_rules[key] = game_from_source(compiled.source, str(path))
+        # On the native build (RULEWRIGHT_NATIVE=1), the module `compile --native FILE` built of
+        # this very text, if there is one (docs/native.md)
+        native = sys.modules.get("rulewright.native")
+        module = native.load_user_module(compiled.source) if native is not None else None
+        _compiled_rules[key] = _game_of(module, str(path)) if module is not None else \
+            game_from_source(compiled.source, str(path))
     return _compiled_rules[key]
 
 

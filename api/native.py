@@ -17,9 +17,12 @@ error, never a silent fallback to the interpreted modules. docs/native.md says m
 from __future__ import annotations
 
 import hashlib
+import importlib.abc
+import importlib.machinery
 import importlib.util
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -28,6 +31,7 @@ import tempfile
 import time
 from collections.abc import Callable, MutableSequence
 from dataclasses import dataclass
+from importlib.machinery import ModuleSpec
 from pathlib import Path
 from typing import Any
 
@@ -35,13 +39,15 @@ from .core.paths import checkout_root, generated_dir, package_root
 
 ENV = "RULEWRIGHT_NATIVE"  # "1": run on the native build of the current sources
 DIR_ENV = "RULEWRIGHT_NATIVE_DIR"  # where builds live, if not build/native/ of the checkout
-# The build's shared library holds the code of every module; each module is a small extension
-# that imports it by this name (`rulewright_native__mypyc`).
-GROUP = "rulewright_native"
+# Each group's shared library holds the code of its modules; each module is a small extension
+# that imports it by its name (`rwn_runtime__mypyc`, `rwn__china_schacht__base__mypyc`).
+RUNTIME_GROUP = "rwn_runtime"
 MANIFEST = "manifest.json"
+GROUPS, TREES, LIBRT = "groups", "trees", "librt"  # the folders of build/native/
+OPT_RUNTIME, OPT_GENERATED = "3", "1"  # gcc's -O of the runtime's group and of a generated module's (docs/native.md)
 # Part of every key: a change of how the tree is built (mypyc's options below) makes new builds.
-RECIPE = "mypyc opt_level=3 debug_level=0 multi_file=1 strict_dunder_typing=0"
-KEEP = 3  # builds kept in build/native/ (the newest), for switching back and forth between sources
+RECIPE = "mypyc separate groups debug_level=0 multi_file=1 strict_dunder_typing=0 -fcommon"
+KEEP = 3  # the sources whose groups are kept in build/native/ (the newest three built or run)
 EXT_SUFFIX: str = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
 HINT = "run `rulewright compile --native`"
 
@@ -61,16 +67,41 @@ def enabled() -> bool:
 
 
 @dataclass(frozen=True)
-class Sources:
-    """The modules a native build compiles: each one's path in the package
-    (`rulewright/runtime/state.py`) and its exact bytes, and the key of them all."""
+class Group:
+    """Modules built together into one shared library (a mypyc group): the runtime's, or one
+    generated module's. `key` hashes the toolchain, its modules' paths and exact bytes and the keys
+    of the groups it imports (`deps`), so that a group is rebuilt when, and only when, one of those
+    changed."""
 
-    files: tuple[tuple[str, bytes], ...]
+    name: str  # the C name of the group: its library is `<name>__mypyc`
+    files: tuple[tuple[str, bytes], ...]  # (path in the package, `rulewright/runtime/state.py`; bytes)
+    deps: tuple[str, ...]  # the names of the groups whose modules it imports (the runtime's always)
     key: str
 
     @property
     def modules(self) -> list[str]:
-        return [name.removesuffix(".py").removesuffix("/__init__").replace("/", ".") for name, _ in self.files]
+        return [_module_of(name) for name, _ in self.files]
+
+
+@dataclass(frozen=True)
+class Sources:
+    """The modules a native build compiles, in groups (the runtime's first, then every other in an
+    order where a group comes after those it imports), and the key of them all."""
+
+    groups: tuple[Group, ...]
+    key: str
+
+    @property
+    def files(self) -> tuple[tuple[str, bytes], ...]:
+        return tuple(sorted(f for g in self.groups for f in g.files))
+
+    @property
+    def modules(self) -> list[str]:
+        return [_module_of(name) for name, _ in self.files]
+
+
+def _module_of(name: str) -> str:
+    return name.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
 
 
 def _source_folders() -> tuple[Path, Path]:
@@ -86,20 +117,94 @@ def _mypy_version() -> str:
     return __version__
 
 
-def current_sources() -> Sources:
-    """Every runtime/**/*.py (its boards/ too) and generated/**/*.py as they are now, and their key."""
-    runtime, generated = _source_folders()
-    found = [(f"rulewright/runtime/{p.relative_to(runtime).as_posix()}", p) for p in runtime.rglob("*.py")
-             if "__pycache__" not in p.parts]
-    found += [(f"rulewright/generated/{p.relative_to(generated).as_posix()}", p) for p in generated.rglob("*.py")
-              if "__pycache__" not in p.parts]
-    files = tuple((name, path.read_bytes()) for name, path in sorted(found))
+def _toolchain() -> bytes:
+    return b"".join(part.encode() + b"\0" for part in (sys.version, sys.implementation.cache_tag, EXT_SUFFIX,
+                                                          _mypy_version(), RECIPE, _cc()))
+
+
+def _cc() -> str:
+    """The C compiler and flags Python builds extensions with (part of every key)."""
+    return " ".join(str(sysconfig.get_config_var(name) or "") for name in ("CC", "CFLAGS", "CCSHARED", "LDSHARED"))
+
+
+# `from rulewright.generated.a.b import c` and `import rulewright.generated.a.b`: what a generated
+# module imports of the others (a module it imports but names otherwise is missing from its group's
+# build, which then fails: never a build that misses a change).
+_IMPORTS = re.compile(r"^[ \t]*(?:from[ \t]+(rulewright\.generated(?:\.\w+)*)[ \t]+import[ \t]+(?:\(([^)]*)\)|([^\n]*))"
+                      r"|import[ \t]+(rulewright\.generated(?:\.\w+)*))", re.MULTILINE)
+
+
+def _imports(text: bytes) -> set[str]:
+    found: set[str] = set()
+    for origin, listed, names, plain in _IMPORTS.findall(text.decode("utf-8", "replace")):
+        found.add(origin or plain)
+        for name in (listed or names).split(","):
+            words = name.split()
+            if origin and words:
+                found.add(f"{origin}.{words[0]}")
+    return found
+
+
+def _group_name(module: str) -> str:
+    """`rulewright.generated.china_schacht.base` → `rwn__china_schacht__base` (a C name)."""
+    return "rwn__" + module.removeprefix("rulewright.generated.").replace(".", "__")
+
+
+def _digest(*parts: bytes) -> str:
     digest = hashlib.sha256()
-    for part in (sys.version, sys.implementation.cache_tag, EXT_SUFFIX, _mypy_version(), RECIPE):
-        digest.update(part.encode() + b"\0")
-    for name, text in files:
-        digest.update(f"{name}\0{len(text)}\0".encode() + text)
-    return Sources(files, digest.hexdigest()[:24])
+    for part in parts:
+        digest.update(f"{len(part)}\0".encode() + part)
+    return digest.hexdigest()[:24]
+
+
+def _opt(name: str) -> str:
+    """gcc's -O level of a group (part of its key)."""
+    return OPT_RUNTIME if name == RUNTIME_GROUP else OPT_GENERATED
+
+
+def _group(name: str, files: list[tuple[str, bytes]], deps: list[Group]) -> Group:
+    parts = [_toolchain(), name.encode(), _opt(name).encode()] + [d.key.encode() for d in deps]
+    for path, text in files:
+        parts += [path.encode(), text]
+    return Group(name, tuple(files), tuple(d.name for d in deps), _digest(*parts))
+
+
+def plan(runtime_files: list[tuple[str, bytes]], generated: list[tuple[str, bytes]]) -> Sources:
+    """The groups of these modules: the runtime (with generated/__init__.py, which every game's
+    package is in) as one, and each other generated module as its own, after the groups it imports."""
+    runtime = _group(RUNTIME_GROUP, sorted(runtime_files), [])
+    by_module = {_module_of(name): (name, text) for name, text in generated}
+    made: dict[str, Group] = {_module_of(n): runtime for n, _ in runtime_files}
+    order: list[Group] = [runtime]
+
+    def make(module: str, seen: tuple[str, ...]) -> Group:
+        if module in made:
+            return made[module]
+        if module in seen:
+            raise NativeBuildError(f"generated modules import each other in a cycle: {' -> '.join(seen)}")
+        name, text = by_module[module]
+        deps = [make(m, (*seen, module)) for m in sorted(_imports(text)) if m in by_module or m in made]
+        unique = [runtime] + sorted({d.name: d for d in deps if d is not runtime}.values(), key=lambda g: g.name)
+        made[module] = group = _group(_group_name(module), [(name, text)], unique)
+        order.append(group)
+        return group
+
+    for module in sorted(by_module):
+        make(module, ())
+    return Sources(tuple(order), _digest(*(g.key.encode() for g in order)))
+
+
+def current_sources() -> Sources:
+    """Every runtime/**/*.py (its boards/ too) and generated/**/*.py as they are now, in their groups."""
+    runtime, generated = _source_folders()
+
+    def found(folder: Path, package: str) -> list[tuple[str, bytes]]:
+        return [(f"rulewright/{package}/{p.relative_to(folder).as_posix()}", p.read_bytes())
+                for p in sorted(folder.rglob("*.py")) if "__pycache__" not in p.parts]
+
+    modules = found(generated, "generated")
+    top = [f for f in modules if f[0] == "rulewright/generated/__init__.py"]
+    return plan(found(runtime, "runtime") + top, [f for f in modules if f not in top])
 
 
 def native_root() -> Path:
@@ -115,15 +220,67 @@ def native_root() -> Path:
     return Path(cache) / "rulewright" / "native"
 
 
+def group_folder(group: Group) -> Path:
+    return native_root() / GROUPS / group.key
+
+
+def group_folders(sources: Sources | None = None) -> dict[str, Path] | None:
+    """The folder of each group's finished build, by group name, if every group of these (the
+    current) sources is built; else None."""
+    sources = sources or current_sources()
+    found = {g.name: group_folder(g) for g in sources.groups}
+    return found if all((path / MANIFEST).is_file() for path in found.values()) else None
+
+
 def find_build(sources: Sources | None = None) -> Path | None:
-    """The folder of the finished build of these (the current) sources, or None."""
-    key = (sources or current_sources()).key
-    path = native_root() / key
-    return path if (path / MANIFEST).is_file() else None
+    """The record of the native build of these (the current) sources, `trees/<key>.json` (the keys
+    of its groups), if each of its groups is built; else None."""
+    sources = sources or current_sources()
+    return native_root() / TREES / f"{sources.key}.json" if group_folders(sources) is not None else None
 
 
-def _library(path: Path) -> Path:
-    return path / f"{GROUP}__mypyc{EXT_SUFFIX}"
+def missing(sources: Sources) -> list[Group]:
+    return [g for g in sources.groups if not (group_folder(g) / MANIFEST).is_file()]
+
+
+def _library(path: Path, name: str) -> Path:
+    return path / f"{name}__mypyc{EXT_SUFFIX}"
+
+
+class _Finder(importlib.abc.MetaPathFinder):
+    """Finds each compiled module in its group's build, and only there: a module of the runtime
+    or generated/ that is not in the build is not found (never its interpreted .py)."""
+
+    def __init__(self, modules: dict[str, Path], packages: set[str]) -> None:
+        self.modules, self.packages = modules, packages
+
+    def find_spec(self, fullname: str, path: object = None, target: object = None) -> ModuleSpec | None:
+        if fullname not in self.modules:
+            if fullname.startswith(("rulewright.runtime.", "rulewright.generated.")) or \
+                    fullname in ("rulewright.runtime", "rulewright.generated"):
+                raise ModuleNotFoundError(f"{fullname} is not in the native build ({ENV}=1): {HINT}", name=fullname)
+            return None
+        file = self.modules[fullname]
+        loader = importlib.machinery.ExtensionFileLoader(fullname, str(file))
+        return importlib.util.spec_from_file_location(
+            fullname, file, loader=loader, submodule_search_locations=[] if fullname in self.packages else None)
+
+
+def _load_group(group: Group, folder: Path) -> dict[str, Path]:
+    """Load a group's shared library (its dependencies' first) and say where its modules are."""
+    library = f"{group.name}__mypyc"
+    if library not in sys.modules:
+        spec = importlib.util.spec_from_file_location(library, _library(folder, group.name))
+        if spec is None or spec.loader is None:
+            raise NativeBuildError(f"native build {folder} has no {_library(folder, group.name).name}: {HINT}")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[library] = module
+        spec.loader.exec_module(module)
+    modules = {}
+    for name, _ in group.files:
+        parts = name.removesuffix(".py").split("/")
+        modules[_module_of(name)] = folder.joinpath(*parts[:-1], parts[-1] + EXT_SUFFIX)
+    return modules
 
 
 def activate(package_path: MutableSequence[str]) -> Path:
@@ -132,98 +289,197 @@ def activate(package_path: MutableSequence[str]) -> Path:
     rulewright/__init__.py before either is imported. Raises NativeBuildError if there is no
     such build: the interpreted modules are never used instead."""
     sources = current_sources()
-    path = find_build(sources)
-    if path is None:
-        raise NativeBuildError(f"no native build for the current sources ({ENV}=1; key {sources.key} not in "
-                               f"{native_root()}): {HINT}, or unset {ENV}")
+    found = group_folders(sources)
+    if found is None:
+        raise NativeBuildError(f"no native build for the current sources ({ENV}=1; {len(missing(sources))} of "
+                               f"{len(sources.groups)} groups of key {sources.key} not in {native_root()}): {HINT}, "
+                               f"or unset {ENV}")
     for name in ("rulewright.runtime", "rulewright.generated"):
         if name in sys.modules:
             raise NativeBuildError(f"{ENV}=1, but {name} is already imported (interpreted)")
-    library = f"{GROUP}__mypyc"
-    spec = importlib.util.spec_from_file_location(library, _library(path))
-    if spec is None or spec.loader is None:
-        raise NativeBuildError(f"native build {path} has no {_library(path).name}: {HINT}")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[library] = module
-    spec.loader.exec_module(module)
-    package_path.insert(0, str(path / "rulewright"))
-    global _active
-    _active = path
-    return path
+    modules: dict[str, Path] = {}
+    for group in sources.groups:
+        modules |= _load_group(group, found[group.name])
+    packages = {_module_of(name) for name, _ in sources.files if name.endswith("/__init__.py")}
+    sys.meta_path.insert(0, _Finder(modules, packages))
+    global _active, _sources
+    _active, _sources = native_root(), sources
+    return native_root()
 
 
 _active: Path | None = None
+_sources: Sources | None = None
 
 
 def active_build() -> Path | None:
-    """The native build this process runs on, or None (interpreted)."""
+    """The folder of the native builds this process runs on, or None (interpreted)."""
     return _active
+
+
+# -- a rule file of one's own ------------------------------------------------------------------
+USER_PACKAGE = "rulewright_rules__"  # the package a rule file's own native module is built in
+
+
+def user_group(source: str, sources: Sources) -> Group:
+    """The group of a generated module's text (a rule file compiled in memory, anywhere on disk),
+    after the groups of the current sources it imports; named and keyed by its text's hash."""
+    text = source.encode()
+    name = f"u{_digest(text)[:16]}"
+    by_module = {m: g for g in sources.groups for m in g.modules}
+    deps = [sources.groups[0]] + sorted({by_module[m].name: by_module[m] for m in _imports(text)
+                                         if m in by_module and by_module[m] is not sources.groups[0]}.values(),
+                                        key=lambda g: g.name)
+    return _group(f"rwn__user__{name}", [(f"{USER_PACKAGE}/{name}.py", text)], deps)
+
+
+def _closure(sources: Sources, wanted: list[Group]) -> list[Group]:
+    """The groups `wanted` import, directly or not, and those, in build order."""
+    by_name = {g.name: g for g in sources.groups} | {g.name: g for g in wanted}
+    need: set[str] = set()
+    stack = [g.name for g in wanted]
+    while stack:
+        name = stack.pop()
+        if name not in need:
+            need.add(name)
+            stack.extend(by_name[name].deps)
+    return [g for g in by_name.values() if g.name in need]
+
+
+def load_user_module(source: str) -> object | None:
+    """The native module of a generated module's text, on the native build this process runs
+    on, if `compile --native FILE` built it; else None (its text is then run interpreted)."""
+    if _sources is None:
+        return None
+    group = user_group(source, _sources)
+    folder = group_folder(group)
+    if not (folder / MANIFEST).is_file():
+        return None
+    for dep in group.deps:
+        if dep not in {g.name for g in _sources.groups}:
+            return None
+    (module_name,) = group.modules
+    if module_name not in sys.modules:
+        import linecache
+
+        # its frames name its source as compiled (runtime/faults.py finds a fault's rule line there)
+        shown = group.files[0][0]
+        linecache.cache[shown] = (len(source), None, source.splitlines(keepends=True), shown)
+        file = _load_group(group, folder)[module_name]
+        spec = importlib.util.spec_from_file_location(module_name, file, loader=importlib.machinery.ExtensionFileLoader(
+            module_name, str(file)))
+        assert spec is not None and spec.loader is not None
+        if USER_PACKAGE not in sys.modules:
+            package = type(sys)(USER_PACKAGE)
+            package.__path__ = []
+            sys.modules[USER_PACKAGE] = package
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[module_name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[module_name]
 
 
 # -- building ----------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Built:
-    path: Path
+    path: Path  # where the groups' builds are (native_root())
     key: str
     modules: int
-    seconds: float  # of this build; 0 when an existing build of the same sources was found
-    size: int  # bytes of extension modules
-    reused: bool
+    seconds: float  # of this build; 0 when every group was built already
+    size: int  # bytes of extension modules of all the groups
+    reused: bool  # nothing was built
+    groups: int = 0  # groups in all
+    built: tuple[str, ...] = ()  # the names of the groups built now
 
 
 def _size(path: Path) -> int:
     return sum(p.stat().st_size for p in path.rglob(f"*{EXT_SUFFIX}"))
 
 
-def build(jobs: int | None = None, say: Callable[[str], None] = lambda _: None) -> Built:
-    """Build the native tree of the current sources (or find it built): mypyc translates every
-    runtime and generated module, as one group, to C; gcc compiles it on `jobs` cores (all by
-    default). Built in a temporary folder and renamed into place when complete, so a failed or
-    interrupted build leaves nothing half written. Raises NativeBuildError with the compiler's
-    last lines (and where its whole log is)."""
+def build(jobs: int | None = None, say: Callable[[str], None] = lambda _: None,
+          extra: tuple[Group, ...] = ()) -> Built:
+    """Build the native groups of the current sources not built yet (and the groups `extra`: a
+    rule file's own module): mypyc translates them (with the groups they import) to C; gcc compiles
+    the C of the groups to build on `jobs` cores (all by default). Each group is built in a temporary
+    folder and renamed to its key when complete, so a failed or interrupted build leaves nothing half
+    written. Raises NativeBuildError with the compiler's last lines (and where its whole log is)."""
     sources = current_sources()
-    found = find_build(sources)
-    if found is not None:
-        return Built(found, sources.key, len(sources.files), 0.0, _size(found), True)
+    todo = missing(sources) + [g for g in extra if not (group_folder(g) / MANIFEST).is_file()]
+    modules = len(sources.files) + sum(len(g.files) for g in extra)
+    root = native_root()
+    if not todo:
+        _remember(root, sources, extra)
+        return Built(root, sources.key, modules, 0.0, _total_size(sources, extra), True,
+                     len(sources.groups) + len(extra))
     if importlib.util.find_spec("mypyc") is None:
         raise NativeBuildError("the native build needs mypyc, which comes with mypy: "
                                "pip install 'rulewright[dev]' (or mypy), and a C compiler")
-    root = native_root()
     root.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-    work = Path(tempfile.mkdtemp(prefix=f".{sources.key}.", dir=root))
+    work = Path(tempfile.mkdtemp(prefix=".build.", dir=root))
     log = root / "last-build.log"
     try:
-        stage, out = work / "src", work / "out"
-        for name, text in sources.files:
-            target = stage / name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(text)
-        (stage / "rulewright" / "__init__.py").write_bytes(b"")  # a package, not compiled
+        stage = work / "src"
+        translated = _closure(sources, todo)
+        for group in translated:
+            for name, text in group.files:
+                target = stage / name
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(text)
+        for package in ("rulewright", USER_PACKAGE):  # packages, not compiled
+            (stage / package).mkdir(exist_ok=True)
+            (stage / package / "__init__.py").write_bytes(b"")
         jobs = jobs or os.cpu_count() or 1
-        say(f"mypyc: {len(sources.files)} modules (runtime and generated) into {root}/{sources.key}, "
-            f"{jobs} jobs")
-        worker = [sys.executable, "-P", "-c", "from rulewright.native import _worker; _worker()",
-                  str(work), str(jobs), *(name for name, _ in sources.files)]
+        names = {g.name for g in todo}
+        plan_file = work / "plan.json"
+        plan_file.write_text(json.dumps({
+            "work": str(work), "jobs": jobs, "librt": str(root / LIBRT / _digest(_toolchain(), b"-O3")),
+            "groups": [{"name": g.name, "files": [n for n, _ in g.files], "build": g.name in names,
+                        "opt": _opt(g.name)} for g in translated]}))
+        say(f"mypyc: {len(todo)} of {len(sources.groups) + len(extra)} groups to build "
+            f"({sum(len(g.files) for g in todo)} modules) into {root}, {jobs} jobs")
+        worker = [sys.executable, "-P", "-c", "from rulewright.native import _worker; _worker()", str(plan_file)]
         env = dict(os.environ, **{ENV: "0"})  # the worker itself runs interpreted
         ok = _run(worker, stage, env, log, say)
         if not ok:
             raise NativeBuildError(f"the native build failed, nothing was written (whole log: {log})",
                                    _failure(log))
-        (out / MANIFEST).write_text(json.dumps({
-            "key": sources.key, "python": sys.version, "mypy": _mypy_version(), "recipe": RECIPE,
-            "modules": sources.modules, "seconds": round(time.perf_counter() - started, 1),
-        }, indent=1) + "\n")
-        final = root / sources.key
-        try:
-            os.rename(out, final)
-        except OSError:  # built meanwhile by another process: keep that one
-            if find_build(sources) is None:
-                raise
+        seconds = round(time.perf_counter() - started, 1)
+        for group in todo:
+            out = work / "groups" / group.name
+            (out / MANIFEST).write_text(json.dumps({
+                "key": group.key, "name": group.name, "python": sys.version, "mypy": _mypy_version(),
+                "recipe": RECIPE, "modules": group.modules, "deps": list(group.deps), "seconds": seconds,
+            }, indent=1) + "\n")
+        (root / GROUPS).mkdir(exist_ok=True)
+        for group in todo:
+            try:
+                os.rename(work / "groups" / group.name, group_folder(group))
+            except OSError:  # built meanwhile by another process: keep that one
+                if not (group_folder(group) / MANIFEST).is_file():
+                    raise
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    _prune(root, final)
-    return Built(final, sources.key, len(sources.files), time.perf_counter() - started, _size(final), False)
+    _remember(root, sources, extra)
+    _prune(root)
+    return Built(root, sources.key, modules, time.perf_counter() - started, _total_size(sources, extra), False,
+                 len(sources.groups) + len(extra), tuple(g.name for g in todo))
+
+
+def _total_size(sources: Sources, extra: tuple[Group, ...]) -> int:
+    return sum(_size(group_folder(g)) for g in (*sources.groups, *extra))
+
+
+def _remember(root: Path, sources: Sources, extra: tuple[Group, ...]) -> None:
+    """Note the groups of these sources as used now (`_prune` keeps those of the newest KEEP)."""
+    trees = root / TREES
+    trees.mkdir(parents=True, exist_ok=True)
+    record = trees / f"{sources.key}.json"
+    names = [g.key for g in sources.groups]
+    if record.is_file():
+        names = sorted(set(names) | set(json.loads(record.read_text())))
+    temporary = trees / f".{sources.key}.{os.getpid()}"
+    temporary.write_text(json.dumps(sorted(set(names) | {g.key for g in extra})))
+    os.replace(temporary, record)
 
 
 def _run(command: list[str], cwd: Path, env: dict[str, str], log: Path, say: Callable[[str], None]) -> bool:
@@ -249,60 +505,111 @@ def _failure(log: Path) -> tuple[str, ...]:
     return tuple(errors or lines[-15:])
 
 
-def _prune(root: Path, keep: Path) -> None:
-    """Remove all but the newest KEEP builds (a loaded build stays mapped in the processes using it)."""
-    builds = sorted((p for p in root.iterdir() if (p / MANIFEST).is_file() and p != keep),
-                    key=lambda p: p.stat().st_mtime, reverse=True)
-    for old in builds[KEEP - 1:]:
-        shutil.rmtree(old, ignore_errors=True)
+def _prune(root: Path) -> None:
+    """Remove the groups no longer used by the newest KEEP sources built or run (a loaded build
+    stays mapped in the processes using it), and their records."""
+    trees = sorted((p for p in (root / TREES).glob("*.json")), key=lambda p: p.stat().st_mtime, reverse=True)
+    for old in trees[KEEP:]:
+        old.unlink(missing_ok=True)
+    kept: set[str] = set()
+    for record in trees[:KEEP]:
+        kept.update(json.loads(record.read_text()))
+    for folder in (root / GROUPS).iterdir():
+        if folder.name not in kept and not folder.name.startswith("."):
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def _worker() -> None:
-    """The build itself, in a process of its own run in the staged sources: `python -c ... WORK
-    JOBS MODULE...` (see `build`)."""
-    work, jobs, names = Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
+    """The build itself, in a process of its own run in the staged sources: `python -c ... PLAN`
+    (see `build`): mypyc translates every group of the plan, gcc compiles those marked `build`."""
+    spec = json.loads(Path(sys.argv[1]).read_text())
+    work, jobs = Path(spec["work"]), int(spec["jobs"])
     import importlib
+    import threading
     from concurrent.futures import ThreadPoolExecutor
 
     from mypyc.build import mypycify
+    from mypyc.common import RUNTIME_C_FILES
 
     # setuptools has no type stubs (the project does not depend on them for these calls); mypyc
     # imported it first, so `distutils` is setuptools' copy, the one its build_ext uses.
     setup = importlib.import_module("setuptools").setup
     compiler_class = importlib.import_module("distutils.ccompiler").CCompiler
 
-    print(f"progress: type-checking and translating {len(names)} modules to C", flush=True)
+    groups = spec["groups"]
+    names = [f for g in groups for f in g["files"]]
+    print(f"progress: type-checking and translating {len(names)} modules ({len(groups)} groups) to C", flush=True)
     started = time.perf_counter()
-    extensions = mypycify(names, opt_level="3", debug_level="0", multi_file=True, group_name=GROUP,
-                          target_dir=str(work / "c"))
-    sources = sum(len(e.sources) for e in extensions)
-    print(f"progress: translated in {time.perf_counter() - started:.0f} s; compiling {sources} C files "
-          f"on {jobs} cores", flush=True)
+    target = work / "c"
+    extensions = mypycify(names, opt_level="3", debug_level="0", multi_file=True, target_dir=str(target),
+                          separate=[(g["files"], g["name"]) for g in groups])
+    owner = {_module_of(f): g for g in groups for f in g["files"]} | {f"{g['name']}__mypyc": g for g in groups}
+    chosen, group_of = [], {}
+    for extension in extensions:
+        group = owner[extension.name.removesuffix(".__init__")]
+        if group["build"]:
+            level = f"-O{group['opt']}"
+            # -fcommon: in multi-file mode each C file of a group defines the export tables of the
+            # groups it imports (`exports_rwn_runtime`) tentatively; the linker merges them as one.
+            extension.extra_compile_args = [level if a == "-O3" else a for a in extension.extra_compile_args
+                                            ] + ["-fcommon"]
+            group_of[extension.name] = group["name"]
+            chosen.append(extension)
+    # the biggest C first: the longest compiles start first
+    chosen.sort(key=lambda e: -sum(os.path.getsize(s) for s in e.sources if os.path.basename(s) not in RUNTIME_C_FILES))
+    print(f"progress: translated in {time.perf_counter() - started:.0f} s; compiling "
+          f"{sum(1 for e in chosen for s in e.sources if os.path.basename(s) not in RUNTIME_C_FILES)} C files "
+          f"of {sum(1 for g in groups if g['build'])} groups on {jobs} cores", flush=True)
+    # mypyc's runtime library (lib-rt's C files) is linked into every group's library: compiled once
+    # per toolchain, kept in build/native/librt/<key>/.
+    librt = Path(spec["librt"])
+    lock = threading.Lock()
+    cores = threading.Semaphore(jobs)
     done = [0]
 
     def compile_parallel(self: Any, sources: list[str], output_dir: str | None = None,
                          macros: object = None, include_dirs: object = None, debug: bool = False,
                          extra_preargs: list[str] | None = None, extra_postargs: list[str] | None = None,
                          depends: object = None) -> list[str]:
-        # distutils compiles one extension's C files one after the other: here, `jobs` at once
         macros, objects, extra_postargs, pp_opts, build = self._setup_compile(
             output_dir, macros, include_dirs, sources, depends, extra_postargs)
         cc_args = self._get_cc_args(pp_opts, debug, extra_preargs)
 
-        def one(obj: str) -> None:
+        def one(obj: str) -> str:
             src, ext = build[obj]
-            self._compile(obj, src, ext, cc_args, extra_postargs, pp_opts)
-            done[0] += 1
-            if len(objects) > 1 and done[0] % 20 == 0:
-                print(f"progress: {done[0]} C files compiled", flush=True)
+            if os.path.basename(src) in RUNTIME_C_FILES and os.path.dirname(src) == str(target):
+                cached = librt / (os.path.basename(src) + ".o")
+                with lock:  # one compile of each, by the first group that needs it
+                    if not cached.is_file():
+                        librt.mkdir(parents=True, exist_ok=True)
+                        with cores:
+                            self._compile(obj, src, ext, cc_args, extra_postargs, pp_opts)
+                        partial = cached.with_name(f".{cached.name}.{os.getpid()}")
+                        shutil.copyfile(obj, partial)
+                        os.replace(partial, cached)
+                return str(cached)
+            with cores:
+                self._compile(obj, src, ext, cc_args, extra_postargs, pp_opts)
+            with lock:
+                done[0] += 1
+                if done[0] % 10 == 0:
+                    print(f"progress: {done[0]} C files compiled", flush=True)
+            return obj
 
         with ThreadPoolExecutor(jobs) as pool:
-            list(pool.map(one, objects))
-        return list(objects)
+            return list(pool.map(one, objects))
 
     compiler_class.compile = compile_parallel
-    setup(name="rulewright-native", ext_modules=extensions, script_args=[
-        "--quiet", "build_ext", "--build-lib", str(work / "out"), "--build-temp", str(work / "obj")])
+    setup(name="rulewright-native", ext_modules=chosen, script_args=[
+        "--quiet", "build_ext", "--build-lib", str(work / "out"), "--build-temp", str(work / "obj"),
+        "--parallel", str(max(2, jobs * 2))])
+    # each group's extensions into a folder of its own
+    for extension in chosen:
+        parts = extension.name.split(".")
+        source = work / "out" / Path(*parts[:-1]) / (parts[-1] + EXT_SUFFIX)
+        destination = work / "groups" / group_of[extension.name] / source.relative_to(work / "out")
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        os.rename(source, destination)
     print(f"progress: compiled in {time.perf_counter() - started:.0f} s", flush=True)
 
 

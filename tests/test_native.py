@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -75,10 +76,20 @@ def _other_side(ruleset: str, players: int, seeds: int, native_side: bool) -> li
     return digests
 
 
+OWN_RULES = HERE.parent / "games" / "told.yaml"  # a rule file outside rules/, built natively too (`./dev test`)
+
+
 @pytest.fixture(scope="session")
 def native_build() -> Path:
-    """The native build of the current sources (built here if there is none: about a minute)."""
-    return native.build().path
+    """The native build of the current sources, and of tests/games/told.yaml's module (built here
+    if there is none: about a minute; `./dev test` builds both with `compile --native`)."""
+    return native.build(extra=(_own_group(),)).path
+
+
+def _own_group() -> native.Group:
+    from rulewright.compiler.driver import compile_file
+
+    return native.user_group(compile_file(OWN_RULES).source, native.current_sources())
 
 
 def _cases() -> list[tuple[str, int, int]]:
@@ -113,12 +124,49 @@ def test_the_native_build_runs_compiled_code_only(native_build: Path) -> None:
     files = json.loads(done.stdout)
     assert {"rulewright.runtime.state", "rulewright.generated.china_cornett.base",
             "rulewright.generated.mandarin.money", "rulewright.generated.mandarin.base"} <= set(files)
+    sources = native.current_sources()
+    folders = native.group_folders(sources)
+    assert folders is not None
+    for group in sources.groups:  # each group's build is that of its sources' key
+        manifest = json.loads((folders[group.name] / native.MANIFEST).read_text())
+        assert (manifest["key"], manifest["modules"]) == (group.key, group.modules)
+    where = {m: folders[g.name] for g in sources.groups for m in g.modules}
+    assert set(files) <= set(where)
     for module, file in files.items():
-        assert file is not None and Path(file).is_relative_to(native_build), module
+        assert file is not None and Path(file).is_relative_to(where[module]), module
         assert file.endswith(native.EXT_SUFFIX), module
-    manifest = json.loads((native_build / native.MANIFEST).read_text())
-    assert manifest["key"] == native.current_sources().key
-    assert set(files) <= set(manifest["modules"])
+
+
+def test_a_rule_file_of_ones_own_runs_natively_once_built(native_build: Path) -> None:
+    """`compile --native my-rules.yaml` builds its module (keyed by its text); `load_rules` of the
+    same file with RULEWRIGHT_NATIVE=1 runs it compiled, and plays the games it plays interpreted."""
+    code = ("import json, sys, rulewright\n"
+            "from rulewright.agents import RandomAgent\n"
+            "game = rulewright.load_rules(sys.argv[1])\n"
+            "module = sys.modules[game.state_class.__module__]\n"
+            "state = game.new_state(2, 5); agent = RandomAgent(3)\n"
+            "while not state.terminal:\n"
+            "    legal = state.legal_actions(); state.apply(legal[agent.rng.below(len(legal))])\n"
+            "print(json.dumps({'file': module.__file__, 'state': state.to_json()}))")
+    sides = [subprocess.run([sys.executable, "-c", code, str(OWN_RULES)], env=dict(os.environ, **{native.ENV: flag}),
+                            capture_output=True, text=True) for flag in ("1", "0")]
+    assert [done.returncode for done in sides] == [0, 0], [done.stderr for done in sides]
+    there, here = (json.loads(done.stdout) for done in sides)
+    assert Path(there["file"]).is_relative_to(native.group_folder(_own_group()))
+    assert there["file"].endswith(native.EXT_SUFFIX) and not here["file"].endswith(native.EXT_SUFFIX)
+    assert there["state"] == here["state"]
+
+
+def test_a_bad_rule_file_of_ones_own_builds_nothing(tmp_path: Path) -> None:
+    """`compile --native FILE` of a rule file with a problem says where (path:line:col), exits 1
+    and builds nothing."""
+    broken = HERE.parent / "broken" / "assign_unknown.yaml"
+    env = dict(os.environ, **{native.ENV: "0", native.DIR_ENV: str(tmp_path / "builds")})
+    done = subprocess.run([sys.executable, "-m", "rulewright", "compile", "--native", str(broken)], env=env,
+                          capture_output=True, text=True)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert re.search(r"assign_unknown\.yaml:\d+:\d+", done.stderr), done.stderr
+    assert not (tmp_path / "builds").exists()
 
 
 def test_the_native_paths_give_the_interpreted_values(native_build: Path) -> None:
@@ -184,31 +232,70 @@ def _copy_sources(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path
     return runtime, generated
 
 
-@pytest.mark.parametrize("changed", ["generated/china_cornett/base.py", "runtime/rng.py", "generated/new_game/x.py"])
+@pytest.mark.parametrize(("changed", "rebuilt"), [
+    ("generated/china_cornett/base.py", ["rwn__china_cornett__base"]),
+    ("generated/china_schacht/base.py", ["rwn__china_schacht__" + v for v in (
+        "base", "bonus_tiles", "border_quarrels", "fortifications", "fortifications_bonus_tiles", "two_player",
+        "two_player_light")]),
+    ("generated/china_schacht/two_player.py",
+     ["rwn__china_schacht__two_player", "rwn__china_schacht__two_player_light"]),
+    ("runtime/rng.py", None),
+    ("generated/new_game/x.py", ["rwn__new_game__x"]),
+])
 def test_a_changed_source_refuses_the_build(native_build: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                            changed: str) -> None:
-    """A build is found by the key of the exact sources: after any change to any of them (a
-    module edited, a module added) the build is not theirs and is refused, not used."""
+                                            changed: str, rebuilt: list[str] | None) -> None:
+    """A group's build is found by the key of its exact sources and of those of the groups it imports:
+    after a change to one of them (a module edited, a module added) the groups that depend on it
+    (and only those: the runtime's change, every group) are not built, and the build is refused."""
     copy = tmp_path / "src"
     _copy_sources(copy, monkeypatch)
     builds = tmp_path / "builds"
     builds.mkdir()
     monkeypatch.setenv(native.DIR_ENV, str(builds))
-    key = native.current_sources().key
-    assert key == native.current_sources().key  # the same sources, the same key
-    (builds / key).symlink_to(native_build)  # the build of these very sources
-    assert native.find_build() == builds / key
+    sources = native.current_sources()
+    assert sources.key == native.current_sources().key  # the same sources, the same key
+    (builds / native.GROUPS).symlink_to(native_build / native.GROUPS)  # the build of these very sources
+    assert native.missing(sources) == [] and native.find_build() is not None
     target = copy / changed
     target.parent.mkdir(parents=True, exist_ok=True)
     with open(target, "a") as f:
         f.write("# changed\n")
-    assert native.current_sources().key != key
-    assert native.find_build() is None
+    now = native.current_sources()
+    assert now.key != sources.key and native.find_build() is None
+    names = [g.name for g in now.groups]
+    assert sorted(g.name for g in native.missing(now)) == sorted(names if rebuilt is None else rebuilt)
     package_path: list[str] = []
     monkeypatch.setattr(native, "_active", None)
     with pytest.raises(native.NativeBuildError, match="no native build for the current sources"):
         native.activate(package_path)
     assert package_path == [] and native.active_build() is None
+
+
+def test_the_groups_and_their_keys() -> None:
+    """The runtime is one group, each generated module another, after the groups it imports; a
+    group's key covers its bytes and the keys of those groups, so a change reaches what depends on it."""
+    runtime = [("rulewright/runtime/__init__.py", b""), ("rulewright/runtime/state.py", b"x = 1\n")]
+    base = ("rulewright/generated/g/base.py", b"from rulewright import runtime as rt\n")
+    variant = ("rulewright/generated/g/v.py", b"from rulewright.generated.g.base import (\n    GAME,\n    X)\n")
+    other = ("rulewright/generated/g/w.py", b"from rulewright.generated.g import base\nimport rulewright.generated.h\n")
+    plan = native.plan(runtime, [base, variant, other])
+    names = [g.name for g in plan.groups]
+    assert names[0] == native.RUNTIME_GROUP and set(names) == {native.RUNTIME_GROUP, "rwn__g__base", "rwn__g__v",
+                                                               "rwn__g__w"}
+    deps = {g.name: g.deps for g in plan.groups}
+    assert deps["rwn__g__v"] == deps["rwn__g__w"] == (native.RUNTIME_GROUP, "rwn__g__base")
+    assert names.index("rwn__g__base") < min(names.index("rwn__g__v"), names.index("rwn__g__w"))
+    keys = {g.name: g.key for g in plan.groups}
+    again = {g.name: g.key for g in native.plan(runtime, [base, (variant[0], variant[1] + b"# more\n"), other]).groups}
+    assert {n for n in keys if keys[n] != again[n]} == {"rwn__g__v"}
+    again = {g.name: g.key for g in native.plan(runtime, [(base[0], base[1] + b"# more\n"), variant, other]).groups}
+    assert {n for n in keys if keys[n] != again[n]} == {"rwn__g__base", "rwn__g__v", "rwn__g__w"}
+    again = {g.name: g.key for g in native.plan([*runtime[:1], (runtime[1][0], b"x = 2\n")], [base, variant, other]
+                                               ).groups}
+    assert all(keys[n] != again[n] for n in keys)
+    looped = ("rulewright/generated/g/base.py", b"from rulewright.generated.g.v import X\n")
+    with pytest.raises(native.NativeBuildError, match="import each other in a cycle"):
+        native.plan(runtime, [looped, variant])
 
 
 def test_the_key_covers_every_compiled_source_and_the_tools(native_build: Path) -> None:
@@ -218,8 +305,8 @@ def test_the_key_covers_every_compiled_source_and_the_tools(native_build: Path) 
     for ruleset, _ in bundled_rulesets():
         game, _, variant = ruleset.partition("/")
         assert f"rulewright/generated/{game.replace('-', '_')}/{(variant or 'base').replace('-', '_')}.py" in names
-    assert native.find_build(sources) == native_build
-    assert native.build().reused  # built once per sources
+    assert native.find_build(sources) is not None
+    assert native.build(extra=(_own_group(),)).reused  # built once per sources
 
 
 def test_no_build_is_one_clear_error_never_the_interpreted_modules(tmp_path: Path) -> None:
@@ -235,16 +322,21 @@ def test_no_build_is_one_clear_error_never_the_interpreted_modules(tmp_path: Pat
     assert done.returncode != 0 and "no native build for the current sources" in done.stderr
 
 
-def test_a_failed_build_writes_nothing_and_says_why(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failed_build_writes_nothing_and_says_why(native_build: Path, tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     _, generated = _copy_sources(tmp_path / "src", monkeypatch)
-    with open(generated / "china_cornett" / "base.py", "a") as f:
+    with open(generated / "connect_four" / "base.py", "a") as f:
         f.write("\nBROKEN: int = 'not a number'\n")
     builds = tmp_path / "builds"
+    builds.mkdir()
     monkeypatch.setenv(native.DIR_ENV, str(builds))
+    (builds / native.GROUPS).symlink_to(native_build / native.GROUPS)  # only the broken group to build
+    before = sorted(p.name for p in (builds / native.GROUPS).iterdir())
     with pytest.raises(native.NativeBuildError, match="the native build failed, nothing was written") as caught:
         native.build(jobs=1)
-    assert any("china_cornett/base.py" in line and "error:" in line for line in caught.value.details)
-    assert [p.name for p in builds.iterdir()] == ["last-build.log"]
+    assert any("connect_four/base.py" in line and "error:" in line for line in caught.value.details)
+    assert sorted(p.name for p in builds.iterdir()) == [native.GROUPS, "last-build.log"]
+    assert sorted(p.name for p in (builds / native.GROUPS).iterdir()) == before
 
 
 @pytest.mark.parametrize("ruleset", [r for r, _ in bundled_rulesets()])
@@ -266,7 +358,7 @@ def test_without_mypyc_the_build_says_what_it_needs(monkeypatch: pytest.MonkeyPa
     find_spec = native.importlib.util.find_spec
     monkeypatch.setattr(native.importlib.util, "find_spec", lambda name: None if name == "mypyc" else find_spec(name))
     monkeypatch.setenv(native.DIR_ENV, str(tmp_path / "builds"))
-    monkeypatch.setattr(native, "find_build", lambda sources=None: None)
+    monkeypatch.setattr(native, "missing", lambda sources: list(sources.groups))
     with pytest.raises(native.NativeBuildError, match="the native build needs mypyc, which comes with mypy"):
         native.build()
     assert not (tmp_path / "builds").exists()

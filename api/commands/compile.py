@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import click
@@ -55,9 +56,10 @@ def bundled_module_problem(path: Path, compiled: driver.Compiled) -> str | None:
               help="Write nothing; exit 1 if a generated module is missing or out of date, a package file "
                    "edited, or (all bundled rule sets) a module in generated/ stray.")
 @click.option("--native", is_flag=True,
-              help="Then build the native tree (the runtime and every generated module compiled with mypyc; "
-                   "with --check: exit 1 if there is none of the current sources). Run on it with "
-                   "RULEWRIGHT_NATIVE=1 (docs/native.md).")
+              help="Then build the native tree (the runtime and every generated module compiled with mypyc, "
+                   "each rebuilt only when it changed; with --check: exit 1 if there is none of the current "
+                   "sources). A rule file outside rules/ named is built natively too, not written. Run on it "
+                   "with RULEWRIGHT_NATIVE=1 (docs/native.md).")
 @optimisation_options
 def command(targets: tuple[str, ...], out_dir: Path | None, check_only: bool, native: bool, no_opt: bool,
                     no_pass: tuple[str, ...]) -> None:
@@ -88,17 +90,24 @@ def command(targets: tuple[str, ...], out_dir: Path | None, check_only: bool, na
                    "nothing written", err=True)
         sys.exit(1)
     owners: dict[Path, Path] = {}
+    own: list[driver.Compiled] = []
     for path, c in zip(files, compiled, strict=True):
         other = owners.setdefault(c.relative_path, path)
         if other != path:
             clash = c.relative_path.as_posix()
             raise CliError(f"{display(other)} and {display(path)} both compile to {clash}")
         refused = bundled_module_problem(path, c) if out_dir is None else None
-        if refused is not None:
+        if refused is not None and native:  # a rule file of one's own: built natively, not written
+            own.append(c)
+        elif refused is not None:
             raise CliError(refused)
+    compiled = [c for c in compiled if c not in own]
     out = out_dir if out_dir is not None else generated_dir()
     if out_dir is None:
         compiled = driver.share_bases(compiled)
+    if own and not compiled:  # only rule files of one's own: generated/ is what it is
+        native_build(check_only, own)
+        return
     try:
         driver.recover(out)  # a compile killed after its commit is finished first
         if check_only:
@@ -121,34 +130,46 @@ def command(targets: tuple[str, ...], out_dir: Path | None, check_only: bool, na
             sys.exit(1)
         click.echo(f"{plural(len(compiled), 'module')} up to date")
         if native:
-            native_build(check_only=True)
+            native_build(True, own)
         return
     for target in written:
         click.echo(f"wrote {display(target)}")
     if not written:
         click.echo("up to date")
     if native:
-        native_build(check_only=False)
+        native_build(False, own)
 
 
-def native_build(check_only: bool) -> None:
-    """`compile --native`: build (or find) the native tree of the current sources."""
+def native_build(check_only: bool, own: Sequence[driver.Compiled] = ()) -> None:
+    """`compile --native`: build (or find) the native groups of the current sources, and of the
+    modules of rule files of one's own (`own`: compiled in memory, each built as a group of its
+    own keyed by its text; `RULEWRIGHT_NATIVE=1 rulewright play my-rules.yaml` then runs on it)."""
     from .. import native
 
+    try:
+        sources = native.current_sources()
+        extra = tuple(native.user_group(c.source, sources) for c in own)
+    except native.NativeBuildError as exc:
+        raise CliError(str(exc)) from None
     if check_only:
-        found = native.find_build()
-        if found is None:
-            raise CliError(f"no native build of the current sources: {native.HINT}")
-        click.echo(f"native build up to date: {display(found)}")
+        found = native.find_build(sources)
+        if found is None or not all((native.group_folder(g) / native.MANIFEST).is_file() for g in extra):
+            raise CliError(f"no native build of the current sources{' and rule files' if own else ''}: "
+                           f"{native.HINT}{' FILE...' if own else ''}")
+        click.echo(f"native build up to date: {display(native.native_root())} ({len(sources.groups) + len(extra)} "
+                   "groups)")
         return
     try:
-        built = native.build(say=lambda line: click.echo(f"native: {line}", err=True))
+        built = native.build(say=lambda line: click.echo(f"native: {line}", err=True), extra=extra)
     except native.NativeBuildError as exc:
         for line in exc.details:  # the C compiler's or mypyc's own words
             click.echo(printable(line, 300), err=True)
         raise CliError(str(exc)) from None
     except OSError as exc:
         raise CliError(f"cannot build in {display(native.native_root())}: {exc.strerror or exc}") from None
-    what = "up to date" if built.reused else f"built in {built.seconds:.0f} s"
-    click.echo(f"native: {plural(built.modules, 'module')} {what}: {display(built.path)} "
+    what = "up to date" if built.reused else \
+        f"{len(built.built)} of {built.groups} groups built in {built.seconds:.0f} s"
+    click.echo(f"native: {plural(built.modules, 'module')}, {what}: {display(built.path)} "
                f"({built.size / 1e6:.1f} MB of extension modules); run on it with {native.ENV}=1")
+    for c, group in zip(own, extra, strict=True):
+        click.echo(f"native: {display(c.files[0])}: {group.modules[0]} ({display(native.group_folder(group))})")

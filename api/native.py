@@ -613,51 +613,6 @@ def _worker() -> None:
     print(f"progress: compiled in {time.perf_counter() - started:.0f} s", flush=True)
 
 
-# -- measuring ---------------------------------------------------------------------------------
-def measure(ruleset: str, players: int | None, seconds: float, native: bool) -> dict[str, Any]:
-    """Random playouts of a bundled rule set's generated module for `seconds`, in a fresh
-    process, interpreted or on the native build (RULEWRIGHT_NATIVE=0 or 1): the games are those
-    of seeds derive_seed(0, 0), derive_seed(0, 1), ... either way."""
-    env = dict(os.environ, **{ENV: "1" if native else "0"})
-    command = [sys.executable, "-c", "from rulewright.native import _bench_worker; _bench_worker()",
-               ruleset, str(players or 0), repr(seconds)]
-    done = subprocess.run(command, env=env, capture_output=True, text=True)
-    if done.returncode != 0:
-        said = (done.stderr.strip().splitlines() or ["no output"])[-1]
-        raise NativeBuildError(f"{ruleset}, {'native' if native else 'interpreted'}: {said}")
-    result: dict[str, Any] = json.loads(done.stdout)
-    if result["native"] != native:
-        raise NativeBuildError(f"{ruleset}: the {'native' if native else 'interpreted'} run ran "
-                               f"{'native' if result['native'] else 'interpreted'} code")
-    return result
-
-
-def _bench_worker() -> None:
-    """`python -c ... RULESET PLAYERS SECONDS`: one JSON object of playouts, moves and time."""
-    from .loading import load
-    from .match import play_game
-    from .runtime.rng import derive_seed
-
-    ruleset, wanted, seconds = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
-    game = load(ruleset)
-    players = wanted if wanted in game.info.players else game.info.players[0]
-    playouts = moves = 0
-    started = time.perf_counter()
-    while True:
-        result = play_game(game, players, derive_seed(0, playouts))
-        if result.error:
-            raise SystemExit(f"random game {playouts} (seed {result.seed}) raised {result.error}")
-        playouts += 1
-        moves += result.moves
-        elapsed = time.perf_counter() - started
-        if elapsed >= seconds:
-            break
-    state_module = sys.modules[game.state_class.__module__]
-    print(json.dumps({"ruleset": ruleset, "players": players, "playouts": playouts, "moves": moves,
-                      "elapsed": elapsed, "native": active_build() is not None,
-                      "compiled": not str(getattr(state_module, "__file__", "")).endswith(".py")}))
-
-
 def _activate_on_import() -> None:
     """With RULEWRIGHT_NATIVE=1, the first thing `import rulewright` does (this module is its
     first import): the native build of the current sources, or a clear error. At a terminal the

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -312,7 +313,7 @@ def test_seats_changed_from_outside_are_worked_out_again(prize_game: Path) -> No
     """The seats of a decision are kept beside the listing they were worked out with, and trusted only
     while it is kept: a position changed from outside (as a scenario or a sample changes one: the
     fields set, the listing dropped) is asked its seats again, by the listing and by the pick."""
-    state = load_rules(prize_game).new_state(3, 0)
+    state: Any = load_rules(prize_game).new_state(3, 0)  # (its fields are the rule set's)
     assert [str(a) for a in state.legal_actions()] == ["play 1", "play 2", "play 3", "play 4"]  # P1's
     state.hand = [frozenset(), *state.hand[1:]]  # P1 has no card left: not among the seats now
     state._fields_set()

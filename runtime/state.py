@@ -1530,6 +1530,8 @@ class Game:
         self.board_players = dict(board_players or {})
         self._boards: dict[str, Board] = {}
         self.lowest_score_wins = lowest_score_wins
+        # every option's default, by name: the options of a game that names none (resolve_options)
+        self._defaults: dict[str, str] = {o.name: o.default for o in info.options}
 
     def __repr__(self) -> str:
         return f"<Game {self.info.ruleset}>"
@@ -1566,7 +1568,9 @@ class Game:
         return board
 
     def resolve_options(self, options: Mapping[str, str] | None) -> dict[str, str]:
-        chosen = {o.name: o.default for o in self.info.options}
+        if not options:  # (the defaults, a copy: what a playout's every game asks)
+            return dict(self._defaults)
+        chosen = dict(self._defaults)
         for name, value in (options or {}).items():
             known = {o.name: o for o in self.info.options}
             if name not in known:

@@ -62,7 +62,7 @@ from .mechanics import (  # every name of its __all__ (test_builtins: a name mis
 )
 from .order import sort_key
 from .rng import Rng, derive_seed
-from .state import Action, FieldInfo, Game, GameInfo, OptionInfo, State
+from .state import Action, FieldInfo, Game, GameInfo, OptionInfo, SimultaneousState, State
 
 __all__ = [
     "without_key",
@@ -77,6 +77,7 @@ __all__ = [
     "OptionInfo", "RegionSpec", "RingBoard", "Rng", "RulewrightError", "State", "derive_seed", "HexMapBoard",
     "WallBoard", "subsets",
     "GridBoard",  # a square grid (runtime/boards/grid.py)
+    "SimultaneousState",  # the base of a rule set with a simultaneous phase (runtime/state.py)
     "END_TURN", "NO_GOTO",
     # runtime/decisions.py: an effect that asks a seat and waits for its decision
     "Ask", "Steps",

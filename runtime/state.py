@@ -130,6 +130,7 @@ class State:
         "moves", "terminal", "next_phase", "_legal_cache", "trace", "_memo", "_derived", "_pending",
         "_journal", "_told",
         "_chosen", "_simul_seat",  # simultaneous decisions (`simultaneous:`): see `choosing`
+        "_deciders",  # (SimultaneousState: the seats of the decision now, worked out with its listing)
     )
 
     FIELDS: ClassVar[tuple[FieldInfo, ...]] = ()
@@ -199,6 +200,10 @@ class State:
     # hidden from the other seats until every seat has chosen, then played in seat order.
     _chosen: dict[int, Action] | None
     _simul_seat: int  # the seat of a simultaneous phase whose actions are listed or played now, or -1
+    # The seats of the simultaneous decision now (`_together()`), worked out as its actions were listed
+    # (SimultaneousState._list_afresh) and trusted only while that listing is kept (`_legal_cache`): what
+    # changes the state drops the listing. None: not worked out.
+    _deciders: list[int] | None
     # While a move of a JOURNAL rule set runs: each field it changed, as it was before (`_began`).
     _journal: dict[str, Any] | None
     # What the last move told every seat (`tell "..."` effects), in order, or None when it told
@@ -230,6 +235,7 @@ class State:
         self._told = None
         self._chosen = None
         self._simul_seat = -1
+        self._deciders = None
         self._read_options()
         try:
             self._setup()
@@ -334,10 +340,7 @@ class State:
         does once it found the action in that list."""
         self._told = None
         try:
-            if self.SIMULTANEOUS and self._pending is None and self.SIMULTANEOUS[self.phase]:
-                self._choose(self._simultaneous_actor(), action)  # (the seat to act, the lowest still to choose)
-            else:
-                self._do(action)
+            self._do(action)  # (a simultaneous decision's pick: SimultaneousState._apply_listed)
         except RulewrightError:
             raise
         except Exception as exc:  # a fault of the rule set's code: told by its rule line
@@ -617,6 +620,7 @@ class State:
         other._told = None if self._told is None else list(self._told)
         other._chosen = None if self._chosen is None else dict(self._chosen)
         other._simul_seat = -1
+        other._deciders = None
         self._copy_fields(other)
         return other
 
@@ -830,6 +834,14 @@ class State:
         self.next_phase = NO_GOTO
         if name != PASS:
             self._perform(action)
+        self._after_move()
+
+    def _after_move(self) -> None:
+        """What follows a move's effect: the end, the next phase (a `goto`) or the end of the turn, and
+        the next turn's start. `_do`'s tail, and that of a simultaneous decision's move once every seat
+        has chosen (`_choose`); decisions.after_move is the same as steps. Pass `write_out_moves` writes
+        it out per rule set: inline in the generated `_do`, and as this method where a phase is
+        simultaneous (the generated `_do` makes no call of it: none on a bundled game's move)."""
         if self._is_over():
             self.terminal = True
             return
@@ -984,7 +996,9 @@ class State:
         if seat >= 0:
             return seat
         chosen = self._chosen
-        seats = self._together()
+        seats = self._deciders
+        if seats is None or self._legal_cache is None:  # (worked out with the listing kept: SimultaneousState)
+            seats = self._together()
         for s in seats:
             if chosen is None or s not in chosen:
                 return s
@@ -1046,30 +1060,37 @@ class State:
                                 f"{len(legal)} legal actions are: {listed}")
         self._told = None
         try:
-            self._choose(seat, found)
+            self._choose(seat, found, self._together())
         except RulewrightError:
             raise
         except Exception as exc:  # a fault of the rule set's code: told by its rule line
             raise game_error(exc, self) from exc
 
-    def _choose(self, seat: int, action: Action) -> None:
-        """`seat` chose `action` in a simultaneous phase: kept, hidden from the others, until every seat
-        of the phase has chosen; then the phase's move is played, each seat's action in seat order."""
-        chosen = {} if self._chosen is None else dict(self._chosen)
-        chosen[seat] = action
+    def _choose(self, seat: int, action: Action, seats: list[int]) -> None:
+        """`seat` chose `action` in a simultaneous phase whose seats are `seats` (`_together()`): kept,
+        hidden from the others, until every seat of the phase has chosen; then the phase's move is
+        played, each seat's action in seat order, and what follows a move (`_after_move`)."""
+        chosen = self._chosen
+        if chosen is None:
+            chosen = {}
         self._legal_cache = None
         self._derived = None
         self._seat_changed()
-        if any(s not in chosen for s in self._together()):
-            self._chosen = chosen
-            self.moves += 1
-            return
+        for s in seats:
+            if s != seat and s not in chosen:  # another seat still chooses: this choice is kept
+                chosen[seat] = action  # (in place: a copy of the state copies the dict, clone)
+                self._chosen = chosen
+                self.moves += 1
+                return
+        self._deciders = None  # (the decision is made: the state changes now)
         if self.SUSPENDS:  # the actions may ask: the move runs as steps (runtime/decisions.py)
             before = self.clone()  # (the others' choices made, this one not: its text plays it again)
+            chosen = {**chosen, seat: action}
             self._chosen = None
             self.moves += 1
             decisions.run(self, decisions.together(self, chosen), before, [], move=action)
             return
+        chosen[seat] = action
         self._chosen = None
         self.moves += 1
         self.next_phase = NO_GOTO
@@ -1085,22 +1106,7 @@ class State:
             self._simul_seat = -1
         self._derived = None
         self._seat_changed()
-        if self._is_over():
-            self.terminal = True
-            return
-        phase = self.next_phase
-        if phase >= 0:  # (as `_do` goes on after an action)
-            self.phase = phase
-            self.next_phase = NO_GOTO
-            self._start_phase()
-            if self.next_phase != END_TURN or self.terminal:
-                return
-        self._turn_end()
-        if self.TURN_END_TRIGGERS and self._is_over():
-            self.terminal = True
-            return
-        self._next_turn()
-        self._start_phase()
+        self._after_move()
 
     def _chosen_from_json(self, raw: object) -> None:
         """A saved state's `chosen`: the choices made so far in its simultaneous phase, each
@@ -1221,6 +1227,68 @@ class State:
 
     def _copy_fields(self, other: Any) -> None:
         raise NotImplementedError
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class SimultaneousState(State):
+    """The state of a rule set with a simultaneous phase (`simultaneous:`; the generated class derives
+    from it where a phase is): the runtime's per-move path with the picks of a simultaneous decision,
+    so that every other rule set's moves make no test of them (State._apply_listed plays `_do`).
+
+    A pick works out the decision's seats once (the rules' `simultaneous:` list, sorted and checked:
+    `_together`): as its actions are listed for the seat to act (`_list_afresh`, which lists them with
+    `deciding` that seat, so the listing asks no one again) and kept beside the listing (`_deciders`),
+    which the pick then reads (`_apply_listed`, `_choose`) while the listing is kept: whatever changes
+    the state drops the listing (`_legal_cache`), and the seats with it."""
+
+    __slots__ = ()
+
+    def _list_afresh(self) -> list[Action]:
+        if self._pending is not None or self._simul_seat >= 0 or not self.SIMULTANEOUS[self.phase]:
+            return State._list_afresh(self)  # (another seat's, `_legal_of`, sets the seat listed)
+        self._deciders = None
+        try:
+            if hasattr(type(self), "_budget"):  # (the seats' list may charge a move's work: a fresh budget)
+                new_move(self)
+            seats = self._together()
+        except RulewrightError:
+            raise
+        except Exception as exc:  # a fault of the rule set's code: told by its rule line
+            raise game_error(exc, self) from exc
+        chosen = self._chosen
+        seat = seats[0]
+        for s in seats:
+            if chosen is None or s not in chosen:
+                seat = s
+                break
+        self._simul_seat = seat  # (the seat to act: `deciding` and `_actor()` read it, as `_simultaneous_actor`)
+        try:
+            legal = State._list_afresh(self)
+        finally:
+            self._simul_seat = -1
+        self._deciders = seats
+        return legal
+
+    def _apply_listed(self, action: Action) -> None:
+        if self._pending is not None or not self.SIMULTANEOUS[self.phase]:
+            State._apply_listed(self, action)
+            return
+        self._told = None
+        try:
+            seats = self._deciders
+            if seats is None or self._legal_cache is None:  # (not listed for this state: worked out now)
+                seats = self._together()
+            chosen = self._chosen
+            seat = seats[0]  # (the seat to act, the lowest still to choose)
+            for s in seats:
+                if chosen is None or s not in chosen:
+                    seat = s
+                    break
+            self._choose(seat, action, seats)
+        except RulewrightError:
+            raise
+        except Exception as exc:  # a fault of the rule set's code: told by its rule line
+            raise game_error(exc, self) from exc
 
 
 def utilities(winners: Sequence[int], players: int) -> list[float]:
@@ -1462,6 +1530,8 @@ class Game:
         self.board_players = dict(board_players or {})
         self._boards: dict[str, Board] = {}
         self.lowest_score_wins = lowest_score_wins
+        # every option's default, by name: the options of a game that names none (resolve_options)
+        self._defaults: dict[str, str] = {o.name: o.default for o in info.options}
 
     def __repr__(self) -> str:
         return f"<Game {self.info.ruleset}>"
@@ -1498,7 +1568,9 @@ class Game:
         return board
 
     def resolve_options(self, options: Mapping[str, str] | None) -> dict[str, str]:
-        chosen = {o.name: o.default for o in self.info.options}
+        if not options:  # (the defaults, a copy: what a playout's every game asks)
+            return dict(self._defaults)
+        chosen = dict(self._defaults)
         for name, value in (options or {}).items():
             known = {o.name: o for o in self.info.options}
             if name not in known:

@@ -24,6 +24,13 @@ in the process (as `rulewright play` and `simulate` run them): the compiler leav
 what the games then allocate lands elsewhere; the same game code counted 15.10 million instructions a game
 (China (Schacht)) loaded so, and 15.29 compiled in the same process (2026-12-06).
 
+Both freeze what the start-up left alive: the first collections during the games would otherwise walk
+the objects the imports made since the last collection (a one-time cost of some 200 thousand
+instructions, not a game's: China (Schacht) on 1290535's native build took 8.39 million instructions
+a game over 3 games without the freeze, 8.31 on 5b3ce6f's, all of the difference but a per-move
+attribute lookup in the collector's functions; with it, that lookup removed, 8.337 against 8.339;
+2026-12-07).
+
 `--native` counts each tree's committed generated/ modules on that tree's own native build instead
 (built once per side, as scripts/bench_against.py --native does): the C code mypyc wrote is counted
 like the interpreter.
@@ -59,6 +66,7 @@ for n in range(games):
 """
 # the same games of the tree's committed module, on its native build (or interpreted: `--committed`)
 PLAY_NATIVE = """
+import gc
 import sys
 from rulewright import load
 from rulewright.match import play_game
@@ -69,6 +77,8 @@ assert (active_build() is not None) == (sys.argv[4] == "1"), "not running on the
 game = load(ruleset)
 count = players if players in game.info.players else game.info.players[0]
 game.new_state(count, 12345)
+gc.collect()
+gc.freeze()  # (as above: the objects the start-up left young are not the games' to walk)
 for n in range(games):
     result = play_game(game, count, derive_seed(0, n))
     assert not result.error, (ruleset, n, result.error)

@@ -2,7 +2,8 @@
 for it"), taken where a module is compiled by mypyc, give what the interpreted paths give:
 
 - the generator's limb arithmetic (runtime/rng.py, `_below_limbs`) draws the very numbers the
-  plain arithmetic draws, and leaves the same state, for states and bounds of every kind;
+  plain arithmetic draws, and leaves the same state, for states and bounds of every kind; a seed
+  mixed on the limbs (`_mix_limbs`) is the state the plain arithmetic makes of it;
 - a mask's spots and lines found bit by bit (runtime/boards/bits.py, `_gather_bits`) are those of the
   byte tables, in the same order, on every kind of board.
 
@@ -55,6 +56,17 @@ def test_the_limbs_draw_the_plain_numbers(monkeypatch: pytest.MonkeyPatch) -> No
             assert (limbs._below_limbs(n), limbs.state) == (second, after), (state, n)
             limbs.state = int(str(after))  # (an equal number, another object)
             assert (limbs._below_limbs(n), limbs.state) == _plain(after, n), (state, n)
+
+
+def test_a_seed_mixed_on_the_limbs_is_mixed_alike(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new generator's state (`Rng(seed)`: `_mix_limbs` on the native build, `_mix` interpreted) is
+    the same number either way, for seeds of every size (negative ones as the mask leaves them)."""
+    r = random.Random(16)
+    seeds = [*_states(r), -1, -(1 << 70), (1 << 70) + 5]
+    plain = [Rng(seed).state for seed in seeds]
+    assert plain == [rng._mix(seed & MASK) for seed in seeds] and not rng._NATIVE
+    monkeypatch.setattr(rng, "_NATIVE", True)
+    assert [Rng(seed).state for seed in seeds] == plain
 
 
 def test_below_is_the_plain_arithmetic_on_either_path(monkeypatch: pytest.MonkeyPatch) -> None:

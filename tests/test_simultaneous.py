@@ -13,11 +13,12 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from rulewright import load_rules
-from rulewright.runtime import BadSetup, GameError, IllegalAction, State
+from rulewright.runtime import BadSetup, GameError, IllegalAction, SimultaneousState, State
 
 GAMES = Path(__file__).parent / "games"
 SUMO = GAMES / "sumo-bids.yaml"
@@ -298,3 +299,28 @@ def test_three_seats_with_hands_bid_at_once_in_any_order(prize_game: Path) -> No
                 shuffled.apply(str(picks[p]), seat=p)
             assert shuffled.to_json() == in_order.to_json()
         assert sum(in_order.scores()) <= 16
+
+
+def test_only_a_rule_set_with_a_simultaneous_phase_pays_for_one(prize_game: Path) -> None:
+    """The generated state of a simultaneous rule set derives from SimultaneousState, which plays the
+    picks; any other's from State, whose move path makes no test of them (runtime/state.py)."""
+    assert issubclass(load_rules(prize_game).state_class, SimultaneousState)
+    assert issubclass(load_rules(SUMO).state_class, SimultaneousState)
+    assert not issubclass(load_rules(GAMES / "seat-dice.yaml").state_class, SimultaneousState)
+
+
+def test_seats_changed_from_outside_are_worked_out_again(prize_game: Path) -> None:
+    """The seats of a decision are kept beside the listing they were worked out with, and trusted only
+    while it is kept: a position changed from outside (as a scenario or a sample changes one: the
+    fields set, the listing dropped) is asked its seats again, by the listing and by the pick."""
+    state: Any = load_rules(prize_game).new_state(3, 0)  # (its fields are the rule set's)
+    assert [str(a) for a in state.legal_actions()] == ["play 1", "play 2", "play 3", "play 4"]  # P1's
+    state.hand = [frozenset(), *state.hand[1:]]  # P1 has no card left: not among the seats now
+    state._fields_set()
+    state._legal_cache = None
+    state._derived = None
+    assert state.choosing() == [1, 2] and state.to_act() == 1
+    state.apply(state.legal_actions()[0])  # P2's pick, not P1's
+    assert state.chosen_by(1) is not None and state.chosen_by(0) is None and state.choosing() == [2]
+    state.apply(state.legal_actions()[-1])  # P3's, the last: the round is played without P1
+    assert state.to_json()["fields"]["played"] == [0, 1, 4] and not state._chosen

@@ -18,7 +18,7 @@ _ROLE_OF_SEAT: tuple[int, ...] = (0, 1)
 
 
 # -- Boards ---------------------------------------------------------------------------------
-class OshiZumoState(rt.State):
+class OshiZumoState(rt.SimultaneousState):
     """A position of Oshi-zumo."""
 
     __slots__ = ('coins', 'bid', 'wrestler', 'rounds', '_budget', '_kept_end')
@@ -103,6 +103,35 @@ class OshiZumoState(rt.State):
         _name, _args = _action.name, _action.args  # (each effect called with its arguments one by one: a direct call natively)
         if _name == 'offer':
             self._do__offer(_args[0])
+        _over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
+        if _over is None:
+            _over = self._is_over()
+        if _over:
+            self.terminal = True
+            return
+        if self.next_phase >= 0:
+            self.phase = self.next_phase
+            self.next_phase = rt.NO_GOTO
+            # the phase starts: `_start_phase` written out (no phase has start effects)
+            if self.trace is not None:
+                self._enter_phase()
+            return
+        # the end of the turn (`_turn_end` written out)
+        self._trigger__push()
+        _over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
+        if _over is None:
+            _over = self._is_over()
+        if _over:
+            self.terminal = True
+            return
+        self._next_turn()
+        # the phase starts: `_start_phase` written out (no phase has start effects)
+        if self.trace is not None:
+            self._enter_phase()
+
+    def _after_move(self) -> None:
+        """What follows a simultaneous decision's move once every seat's action is played (runtime/state.py
+        `State._after_move`, `State._choose`): `_do`'s tail, written out as `_do` holds it (pass `write_out_moves`)."""
         _over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
         if _over is None:
             _over = self._is_over()

@@ -159,8 +159,10 @@ class LineBoard(Board):
     def _starts_mask(self, n: int, allowed: int) -> list[int]:
         """Per axis, a bit mask of the first spots of the n-runs lying wholly within the spots of
         the bit mask `allowed` (of `bit`)."""
-        if n == 1:
-            return [allowed] + [0] * (len(self._steps) - 1)
+        if n == 1:  # (a spot is a run of one along the first axis only; a list display for a hexagon's
+            # three axes and a grid's four, as cheap as the hexagon's was before grids: China (Cornett))
+            axes = len(self._steps)
+            return [allowed, 0, 0] if axes == 3 else [allowed, 0, 0, 0] if axes == 4 else [allowed] + [0] * (axes - 1)
         out = []
         for step in self._steps:
             m = allowed

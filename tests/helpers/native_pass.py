@@ -17,7 +17,8 @@ NATIVE_PASS: tuple[str, ...] = (
     "scenarios", "test_scenarios.py", "test_china_cornett.py", "test_china_schacht.py",
     "test_china_schacht_variants.py", "test_mandarin.py", "test_chang_cheng.py", "test_yellow_yangtze.py",
     "test_yellow_yangtze_short.py", "test_conformance.py", "test_asks.py", "test_rule_faults.py",
-    "test_end_turn.py", "test_who_decides.py", "test_long_runs.py",
+    "test_end_turn.py", "test_who_decides.py", "test_long_runs.py", "test_classics_lockstep.py",
+    "test_handwritten_lockstep.py",
 )
 
 

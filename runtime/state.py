@@ -404,11 +404,7 @@ class State:
         """The legal action whose text form is `text` (spacing and case are ignored)."""
         if not isinstance(text, str):
             raise IllegalAction(self._not_an_action(text))
-        wanted = " ".join(text.lower().split())
-        for candidate in self.legal_actions():
-            if str(candidate).lower() == wanted:
-                return candidate
-        return None
+        return _by_text(self.legal_actions(), text)
 
     def is_terminal(self) -> bool:
         return self.terminal
@@ -934,11 +930,16 @@ class State:
         if not self.is_simultaneous():
             seat = self.to_act()
             return [] if seat is None else [seat]
+        chosen = self._chosen
+        return [s for s in self._decision_seats() if chosen is None or s not in chosen]
+
+    def _decision_seats(self) -> list[int]:
+        """The seats of the simultaneous decision now (`_together()`), asked outside a move: with a
+        fresh budget (the seats' list may charge a move's work), a fault of the rules told by its line."""
         try:
-            if hasattr(type(self), "_budget"):  # (the seats' list may charge a move's work: a fresh budget)
+            if hasattr(type(self), "_budget"):
                 new_move(self)
-            chosen = self._chosen
-            return [s for s in self._together() if chosen is None or s not in chosen]
+            return self._together()
         except RulewrightError:
             raise
         except Exception as exc:  # a fault of the rule set's code: told by its rule line
@@ -995,14 +996,10 @@ class State:
         seat = self._simul_seat
         if seat >= 0:
             return seat
-        chosen = self._chosen
         seats = self._deciders
         if seats is None or self._legal_cache is None:  # (worked out with the listing kept: SimultaneousState)
             seats = self._together()
-        for s in seats:
-            if chosen is None or s not in chosen:
-                return s
-        return seats[0]  # (every seat has chosen: only while the phase's move is played, which sets the seat)
+        return _first_to_choose(seats, self._chosen)
 
     def _legal_of(self, seat: int) -> list[Action]:
         """`legal_actions(seat)`: the legal actions of a seat that must choose now, none for another."""
@@ -1049,8 +1046,7 @@ class State:
         if isinstance(action, Action):
             found = next((c for c in legal if c == action and self._own(action)), None)
         else:
-            wanted = " ".join(action.lower().split())
-            found = next((c for c in legal if str(c).lower() == wanted), None)
+            found = _by_text(legal, action)
         if found is None:
             phase = self.PHASES[self.phase]
             where = self.game.info.rules.get(f"phases.{phase}.actions")
@@ -1123,8 +1119,7 @@ class State:
                 raise _wrong("`chosen`", "[seat, action text] pairs in increasing order of seat", pair)
             seat, text = pair
             last = seat
-            wanted = " ".join(text.lower().split())
-            found = next((c for c in self._legal_of(seat) if str(c).lower() == wanted), None)
+            found = _by_text(self._legal_of(seat), text)
             if found is None:
                 raise BadSetup(f"saved state: `chosen`: `{_cut(text)}` is not a choice of P{seat + 1} now")
             self._chosen = {**(self._chosen or {}), seat: found}
@@ -1247,21 +1242,9 @@ class SimultaneousState(State):
         if self._pending is not None or self._simul_seat >= 0 or not self.SIMULTANEOUS[self.phase]:
             return State._list_afresh(self)  # (another seat's, `_legal_of`, sets the seat listed)
         self._deciders = None
-        try:
-            if hasattr(type(self), "_budget"):  # (the seats' list may charge a move's work: a fresh budget)
-                new_move(self)
-            seats = self._together()
-        except RulewrightError:
-            raise
-        except Exception as exc:  # a fault of the rule set's code: told by its rule line
-            raise game_error(exc, self) from exc
-        chosen = self._chosen
-        seat = seats[0]
-        for s in seats:
-            if chosen is None or s not in chosen:
-                seat = s
-                break
-        self._simul_seat = seat  # (the seat to act: `deciding` and `_actor()` read it, as `_simultaneous_actor`)
+        seats = self._decision_seats()
+        # the seat to act: `deciding` and `_actor()` read it, as `_simultaneous_actor`
+        self._simul_seat = _first_to_choose(seats, self._chosen)
         try:
             legal = State._list_afresh(self)
         finally:
@@ -1278,17 +1261,29 @@ class SimultaneousState(State):
             seats = self._deciders
             if seats is None or self._legal_cache is None:  # (not listed for this state: worked out now)
                 seats = self._together()
-            chosen = self._chosen
-            seat = seats[0]  # (the seat to act, the lowest still to choose)
-            for s in seats:
-                if chosen is None or s not in chosen:
-                    seat = s
-                    break
-            self._choose(seat, action, seats)
+            self._choose(_first_to_choose(seats, self._chosen), action, seats)  # (the seat to act)
         except RulewrightError:
             raise
         except Exception as exc:  # a fault of the rule set's code: told by its rule line
             raise game_error(exc, self) from exc
+
+
+def _first_to_choose(seats: list[int], chosen: dict[int, Action] | None) -> int:
+    """The lowest of a simultaneous decision's `seats` (in seat order) that has not chosen yet: the seat
+    to act; the first seat once every one has chosen (only while the decision's move is played)."""
+    for s in seats:
+        if chosen is None or s not in chosen:
+            return s
+    return seats[0]
+
+
+def _by_text(legal: Sequence[Action], text: str) -> Action | None:
+    """The action of `legal` whose text form is `text`, spacing and case ignored (None if none is)."""
+    wanted = " ".join(text.lower().split())
+    for candidate in legal:
+        if str(candidate).lower() == wanted:
+            return candidate
+    return None
 
 
 def utilities(winners: Sequence[int], players: int) -> list[float]:

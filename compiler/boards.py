@@ -519,15 +519,23 @@ class Boards:
                       regions: list[tuple[str, str, tuple[str, ...]]], known: list[tuple[str, int, int, str]],
                       attrs: list[str], gives: dict[str, dict[str, str]], where: str) -> None:
         """The validators of a hex map: each count and property its `expect:` states."""
+        self.cells_expect(board, exp, labels, regions, known, attrs, gives, where, "hex map", hex_joined)
+
+    def cells_expect(self, board: ir.Board, exp: ir.BoardExpect, labels: list[str],
+                     regions: list[tuple[str, str, tuple[str, ...]]], known: list[tuple[str, int, int, str]],
+                     attrs: list[str], gives: dict[str, dict[str, str]], where: str, kind: str,
+                     joined: Callable[[list[tuple[int, int]]], bool]) -> None:
+        """The validators of a board of cells drawn from a map (a hex map's, a grid's; `kind`): each
+        count and property its `expect:` states, `contiguous` and `connected` as `joined` joins cells."""
         found_problems: list[str] = []
-        self.expect_counts(board, labels, regions, "hex map", found_problems)
+        self.expect_counts(board, labels, regions, kind, found_problems)
         coords = {label: (q, r) for label, q, r, _ in known}
         if exp.contiguous:
             for _, name, spots in regions:
-                if all(s in coords for s in spots) and spots and not hex_joined([coords[s] for s in spots]):
+                if all(s in coords for s in spots) and spots and not joined([coords[s] for s in spots]):
                     found_problems.append(f"region {name} is not contiguous")
-        if exp.connected and known and not hex_joined(list(coords.values())):
-            found_problems.append("its cells are not all joined: the map is in several pieces")
+        if exp.connected and known and not joined(list(coords.values())):
+            found_problems.append(f"its cells are not all joined: the {kind.split()[-1]} is in several pieces")
         symbol_of = {label: symbol for label, _, _, symbol in known}
         for attr, counts in exp.attribute_counts:
             if attr not in attrs:
@@ -638,30 +646,9 @@ class Boards:
                     attrs: list[str], gives: dict[str, dict[str, str]], where: str) -> None:
         """The validators of a grid, as a hex map's: each count and property its `expect:` states;
         `contiguous` and `connected` join cells as the grid's neighbours do (`connect:`)."""
-        found: list[str] = []
-        self.expect_counts(board, labels, regions, "grid", found)
-        at = {label: (row, column) for label, row, column, _ in known}
         steps = tuple(GRID_STEPS[d] for d in GRID_CONNECT[grid.connect])
-        if exp.contiguous:
-            for _, name, spots in regions:
-                if spots and all(s in at for s in spots) and not _grid_joined([at[s] for s in spots], steps):
-                    found.append(f"region {name} is not contiguous")
-        if exp.connected and known and not _grid_joined(list(at.values()), steps):
-            found.append("its cells are not all joined: the grid is in several pieces")
-        symbol_of = {label: symbol for label, _, _, symbol in known}
-        for attr, counts in exp.attribute_counts:
-            if attr not in attrs:
-                found.append(f"no attribute `{attr}`: the legend gives {', '.join(attrs) or 'none'}")
-                continue
-            got = Counter(gives[symbol_of[s]][attr] for s in labels if attr in gives[symbol_of[s]])
-            for value, count in counts:
-                if got.get(value, 0) != count:
-                    found.append(f"{got.get(value, 0)} spots with {attr} {value}, expected {count}")
-            extra = sorted(set(got) - {v for v, _ in counts})
-            if extra:
-                found.append(f"spots with {attr} {', '.join(extra)}, which `expect` does not list")
-        for problem in found:
-            self.error(exp.span, f"{where} does not match what is expected of it: {problem}")
+        self.cells_expect(board, exp, labels, regions, known, attrs, gives, where, "grid",
+                          lambda cells: _grid_joined(cells, steps))
 
 
 def _grid_joined(cells: list[tuple[int, int]], steps: tuple[tuple[int, int], ...]) -> bool:

@@ -12,7 +12,7 @@ a spot's for turning a marker back, or PASS; their texts are the rule set's ("pr
 E3-E4-E5", "turn back E3", "pass").
 
 Chance is drawn as the rule set draws it: the same SplitMix64 generator as rulewright's Rng
-(runtime/rng.py, copied here so that this file needs nothing of rulewright), seeded the same,
+(runtime/rng.py, copied into splitmix.py so that this file needs nothing of rulewright), seeded the same,
 and the tablets thrown in the same order (t01, t02, t12, each `below(2)` to pick a face), one
 throw at the start of every turn while tablets are in play. So a seed gives the same game as
 `rulewright.load("china-cornett").new_state(seed=...)` given the same moves.
@@ -20,36 +20,12 @@ throw at the start of every turn while tablets are in play. So a seed gives the 
 
 from __future__ import annotations
 
+from .splitmix import Rng  # (runtime/rng.py's SplitMix64, the same numbers)
+
 # What this version plays: the rule set's readings (its options' defaults), two players.
 RULESET = "china-cornett"
 PLAYERS = (2,)
 OPTIONS = {"board": "hex6", "sector_collector": "with_own", "reduction_reading": "at_most_one"}
-
-# -- The generator (runtime/rng.py's SplitMix64, the same numbers) ----------------------------
-_MASK = (1 << 64) - 1
-_GOLDEN = 0x9E3779B97F4A7C15
-_MUL1 = 0xBF58476D1CE4E5B9
-_MUL2 = 0x94D049BB133111EB
-
-
-def _mix(z: int) -> int:
-    z = ((z ^ (z >> 30)) * _MUL1) & _MASK
-    z = ((z ^ (z >> 27)) * _MUL2) & _MASK
-    return z ^ (z >> 31)
-
-
-class Rng:
-    __slots__ = ("state",)
-
-    def __init__(self, seed: int) -> None:
-        self.state = _mix(seed & _MASK)
-
-    def below(self, n: int) -> int:
-        self.state = z = (self.state + _GOLDEN) & _MASK
-        z = ((z ^ (z >> 30)) * _MUL1) & _MASK
-        z = ((z ^ (z >> 27)) * _MUL2) & _MASK
-        return (z ^ (z >> 31)) % n
-
 
 # -- The board --------------------------------------------------------------------------------
 SIDE = 6

@@ -14,7 +14,7 @@ or a pair, an emissary to a province, an exchange, ...); their texts are the rul
 "take red", "draw", "stop", "pass").
 
 Chance is drawn as the rule set draws it: the same SplitMix64 generator as rulewright's Rng
-(runtime/rng.py, copied here so that this file needs nothing of rulewright), seeded the same, and
+(runtime/rng.py, copied into splitmix.py so that this file needs nothing of rulewright), seeded the same, and
 every card drawn as `deck[below(len(deck))]` from the deck kept as the same list in the same order
 (built colour by colour, a card taken out as its colour's first copy, the discard pile in the
 order cards were discarded becoming the deck when it first runs out). So a seed gives the same
@@ -23,36 +23,12 @@ game as `rulewright.load("china-schacht").new_state(players=..., seed=...)` give
 
 from __future__ import annotations
 
+from .splitmix import Rng  # (runtime/rng.py's SplitMix64, the same numbers)
+
 # What this version plays: the rule set's readings (its options' defaults), 3 to 5 players.
 RULESET = "china-schacht"
 PLAYERS = (3, 4, 5)
 OPTIONS = {"board": "by_players", "chain_cut": "best", "final_round": "this_round"}
-
-# -- The generator (runtime/rng.py's SplitMix64, the same numbers) ----------------------------
-_MASK = (1 << 64) - 1
-_GOLDEN = 0x9E3779B97F4A7C15
-_MUL1 = 0xBF58476D1CE4E5B9
-_MUL2 = 0x94D049BB133111EB
-
-
-def _mix(z: int) -> int:
-    z = ((z ^ (z >> 30)) * _MUL1) & _MASK
-    z = ((z ^ (z >> 27)) * _MUL2) & _MASK
-    return z ^ (z >> 31)
-
-
-class Rng:
-    __slots__ = ("state",)
-
-    def __init__(self, seed: int) -> None:
-        self.state = _mix(seed & _MASK)
-
-    def below(self, n: int) -> int:
-        self.state = z = (self.state + _GOLDEN) & _MASK
-        z = ((z ^ (z >> 30)) * _MUL1) & _MASK
-        z = ((z ^ (z >> 27)) * _MUL2) & _MASK
-        return (z ^ (z >> 31)) % n
-
 
 # -- The board (rules/china-schacht/base.yaml, both faces: reconstructed) ---------------------
 COLOURS = ("violet", "yellow", "orange", "green", "red")

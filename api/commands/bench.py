@@ -25,6 +25,7 @@ from ..core.paths import bundled_rulesets, display, generated_dir
 from ..core.source import CompileError
 from ..loading import game_from_source as load_source
 from ..match import play_game
+from ..profiling import PlayoutFailed
 from ..runtime.errors import BadSetup
 from ..runtime.rng import derive_seed
 from ..runtime.state import Game, State
@@ -136,18 +137,10 @@ def bench_one(path: Path, seconds: float, players: int | None = None,
         compile_times.append(time.perf_counter() - started)
     ruleset = game.info.ruleset
     players = count
-    playouts = moves = capped = 0
-    started = time.perf_counter()
-    while True:
-        result = play_game(game, players, derive_seed(0, playouts), options)
-        if result.error:
-            raise CliError(f"{ruleset}: random game {playouts} (seed {result.seed}) raised {result.error}")
-        playouts += 1
-        moves += result.moves
-        capped += result.capped
-        elapsed = time.perf_counter() - started
-        if elapsed >= seconds:
-            break
+    try:
+        playouts, moves, capped, elapsed = random_playouts(game, players, seconds, options)
+    except PlayoutFailed as exc:
+        raise CliError(f"{ruleset}: {exc}") from None
     operations = time_operations(game, players, max(seconds / 3, 0.05), options=options)
     search_speed = mcts_speed(game, players, max(seconds / 3, 0.05), options=options)
     tracemalloc.start()
@@ -345,6 +338,25 @@ def measure(ruleset: str, players: int | None, seconds: float, native_side: bool
     return result
 
 
+def random_playouts(game: Game, players: int, seconds: float,
+                    options: Mapping[str, str] | None) -> tuple[int, int, int, float]:
+    """Random games of seeds derive_seed(0, 0), derive_seed(0, 1), ... for `seconds` of wall time, one
+    at least: how many, their moves, how many the move cap stopped, and the time they took. A game
+    that raises is PlayoutFailed, saying which."""
+    playouts = moves = capped = 0
+    started = time.perf_counter()
+    while True:
+        result = play_game(game, players, derive_seed(0, playouts), options)
+        if result.error:
+            raise PlayoutFailed(f"random game {playouts} (seed {result.seed}) raised {result.error}")
+        playouts += 1
+        moves += result.moves
+        capped += result.capped
+        elapsed = time.perf_counter() - started
+        if elapsed >= seconds:
+            return playouts, moves, capped, elapsed
+
+
 def _native_worker() -> None:
     """`python -c ... RULESET PLAYERS SECONDS OPTIONS`: one JSON object of playouts, moves and time
     (OPTIONS: a JSON object of every option, checked by the parent)."""
@@ -355,17 +367,10 @@ def _native_worker() -> None:
     options = json.loads(sys.argv[4])
     game = load(ruleset)
     players = wanted if wanted in game.info.players else game.info.players[0]
-    playouts = moves = 0
-    started = time.perf_counter()
-    while True:
-        result = play_game(game, players, derive_seed(0, playouts), options)
-        if result.error:
-            raise SystemExit(f"random game {playouts} (seed {result.seed}) raised {result.error}")
-        playouts += 1
-        moves += result.moves
-        elapsed = time.perf_counter() - started
-        if elapsed >= seconds:
-            break
+    try:
+        playouts, moves, _, elapsed = random_playouts(game, players, seconds, options)
+    except PlayoutFailed as exc:
+        raise SystemExit(str(exc)) from None
     print(json.dumps({"ruleset": ruleset, "players": players, "playouts": playouts, "moves": moves,
                       "elapsed": elapsed, "native": active_build() is not None}))
 

@@ -4,7 +4,7 @@ variant of its own (`compare`)."""
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
@@ -182,6 +182,16 @@ def _trigger_again(s: Scenario, before: State, step: Step) -> State:
     return state
 
 
+def _each_seat(p: Problems, s: Scenario, node: YMap, players: int, names: Sequence[str], what: str,
+               values: Sequence[int], result: Result) -> None:
+    """A check per seat `node` names (`P1: 12`) of its `what` (`score`, `return`) among `values`."""
+    for k, v in node.items:
+        seat = seat_of(p, s, k, players)
+        if seat is not None:
+            wanted = v.value if isinstance(v, YScalar) else None
+            result.checks.append(Check(f"{what} of {names[seat]}", wanted, values[seat], values[seat] == wanted))
+
+
 def _compare(s: Scenario, state: State, result: Result, error: str | None) -> None:
     fields = {f.name: f for f in state.FIELDS}
     names = (*s.names[:state.num_players], *state.NEUTRAL)
@@ -189,26 +199,14 @@ def _compare(s: Scenario, state: State, result: Result, error: str | None) -> No
     for e in s.expect:
         node = e.node
         if e.kind == "scores" and isinstance(node, YMap):
-            scores = state.scores()
-            for k, v in node.items:
-                seat = seat_of(p, s, k, state.num_players)
-                if seat is not None:
-                    wanted_score = v.value if isinstance(v, YScalar) else None
-                    result.checks.append(Check(f"score of {names[seat]}", wanted_score, scores[seat],
-                                               scores[seat] == wanted_score))
+            _each_seat(p, s, node, state.num_players, names, "score", state.scores(), result)
         elif e.kind == "returns" and isinstance(node, YMap):
             if not state.is_terminal():  # (the returns are read once the game is over)
                 result.checks.append(Check("returns", {str(k.value): v.value for k, v in node.items
                                                        if isinstance(v, YScalar)},
                                            "none yet: the game is not over", False))
                 continue
-            returns = state.declared_returns()
-            for k, v in node.items:
-                seat = seat_of(p, s, k, state.num_players)
-                if seat is not None:
-                    wanted_return = v.value if isinstance(v, YScalar) else None
-                    result.checks.append(Check(f"return of {names[seat]}", wanted_return, returns[seat],
-                                               returns[seat] == wanted_return))
+            _each_seat(p, s, node, state.num_players, names, "return", state.declared_returns(), result)
         elif e.kind == "score_terms" and isinstance(node, YMap):
             for k, v in node.items:
                 seat = seat_of(p, s, k, state.num_players)

@@ -148,6 +148,14 @@ def _regions(board: Board, width: int, state: State | None = None) -> list[str]:
     return lines
 
 
+def _fitted(drawing: list[str], given_width: int | None, title: str, cells: Callable[[], Sequence[str]],
+            width: int) -> list[str]:
+    """`drawing`, or where it is wider than the width asked, its cells listed under `title` (`_packed`)."""
+    if given_width is not None and max((len(line) for line in drawing), default=0) > given_width:
+        return _packed(title, cells(), width)
+    return drawing
+
+
 def _packed(title: str, cells: Sequence[str], width: int) -> list[str]:
     """`title` and the cells after it, as many on a line as `width` holds, never a cell cut."""
     lines = [title]
@@ -185,11 +193,9 @@ def render_board(state: State, viewer: int | None = None, width: int | None = No
             label = board.labels[spot]
             return f"{label:<{label_width}} {board.symbols[spot]} {occupants(label)}"
 
-        drawing = draw_hex_board(board, cell)
-        if given_width is not None and max((len(line) for line in drawing), default=0) > given_width:
-            # (as a hexagon's: a map wider than the terminal, Hex's 11 x 11 rhombus, listed row by row)
-            drawing = _packed("spots, row by row:", [cell(s).rstrip() for s in board.spots], width)
-        lines += drawing
+        # (as a hexagon's: a map wider than the terminal, Hex's 11 x 11 rhombus, listed row by row)
+        lines += _fitted(draw_hex_board(board, cell), given_width, "spots, row by row:",
+                         lambda: [cell(s).rstrip() for s in board.spots], width)
         lines.append("")
         lines.append(f"spot: label, map symbol, then {nothing}")
         lines += textwrap.wrap("map: " + "; ".join(f"{sym} {meaning}" for sym, meaning in board.legend),
@@ -197,10 +203,8 @@ def render_board(state: State, viewer: int | None = None, width: int | None = No
     elif isinstance(board, GridBoard):
         drawing = draw_grid_board(board, lambda s: (f"{board.symbols[s]} " if board.legend else "")
                                   + occupants(board.labels[s]))
-        if given_width is not None and max((len(line) for line in drawing), default=0) > given_width:
-            drawing = _packed("cells, row by row from a1:", [f"{board.labels[s]} {occupants(board.labels[s])}"
-                                                             for s in board.spots], width)
-        lines += drawing
+        lines += _fitted(drawing, given_width, "cells, row by row from a1:",
+                         lambda: [f"{board.labels[s]} {occupants(board.labels[s])}" for s in board.spots], width)
         lines.append("")
         lines.append(f"cell: {'its symbol, then ' if board.legend else ''}{nothing}; {HOLE} off the board")
         if board.legend:
@@ -209,10 +213,8 @@ def render_board(state: State, viewer: int | None = None, width: int | None = No
         lines += _regions(board, width)
     elif isinstance(board, HexBoard):
         drawing = draw_hex_board(board, lambda s: f"{board.labels[s]:<{label_width}} {occupants(board.labels[s])}")
-        if given_width is not None and max((len(line) for line in drawing), default=0) > given_width:
-            drawing = _packed("spots, row by row:", [f"{board.labels[s]} {occupants(board.labels[s])}"
-                                                      for s in board.spots], width)
-        lines += drawing
+        lines += _fitted(drawing, given_width, "spots, row by row:",
+                         lambda: [f"{board.labels[s]} {occupants(board.labels[s])}" for s in board.spots], width)
         lines.append("")
         lines.append(f"spot: label, then {nothing}")
         lines += _regions(board, width, state)

@@ -194,7 +194,7 @@ def _make(bidders: tuple[int, ...], turn: int, still_in: frozenset[int], high_bi
     return into
 
 
-NO_AUCTION = Auction((), 0, frozenset(), 0, NOBODY, 0, 1)
+NO_AUCTION: Final = Auction((), 0, frozenset(), 0, NOBODY, 0, 1)
 
 
 def open_auction(order: Iterable[int], minimum: int, step: int) -> Auction:

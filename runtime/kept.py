@@ -73,11 +73,11 @@ ENTRY: Final = 9
 # The units of an interned action: its object, and the tuple of its choices (each item one more).
 ACTION: Final = 16
 # A value weighing more than this (a list of 100,000 legal actions) is not remembered at all.
-MOST_REMEMBERED = MAX_KEPT // 16
+MOST_REMEMBERED: Final = MAX_KEPT // 16
 
 
 # The types met that hold nothing `weight` walks (an interned action): a few classes.
-_PLAIN: set[type] = set()
+_PLAIN: Final[set[type]] = set()
 
 
 def weight(value: Any, most: int = MOST_REMEMBERED) -> int:

@@ -226,9 +226,9 @@ class SearchTooLong(Exception):
 
 
 # The subsets a board's states asked for, by call site and items (`subsets`): a table of the board.
-SUBSETS_TABLE = "rt.subsets"
+SUBSETS_TABLE: Final = "rt.subsets"
 # At most so many subsets in a list remembered so (its items are at most SMALL_LIST).
-SMALL_SUBSETS = 1024
+SMALL_SUBSETS: Final = 1024
 
 
 def subsets(state: Any, items: Collection[T], least: int, most: int, where: str) -> list[tuple[T, ...]]:

@@ -1,4 +1,7 @@
 """What every generated game runs on. Generated modules import only the names listed here."""
+# The values among them the generated code reads (MAX_STEPS, NO_GOTO, ACTION ...) are `Final` where
+# they are defined: natively mypyc writes them in, where another group's plain name is two dictionary
+# look-ups a read (docs/native.md, "Speed"; tests/test_native_names.py).
 
 from .auction import NO_AUCTION, NOBODY, Auction, amounts, bid, drop, open_auction, seats_from, winner_list
 from .boards import Board, GraphBoard, GridBoard, HexBoard, HexMapBoard, RegionSpec, RingBoard, WallBoard

@@ -20,7 +20,7 @@ from typing import Any, Final, NoReturn
 from .errors import RulewrightError, is_int, shown
 from .limits import MAX_INT
 
-NOBODY = -1
+NOBODY: Final = -1
 
 
 def _state(bidders: tuple[int, ...], turn: int, still_in: frozenset[int], high_bidder: int) -> tuple[bool, int]:
@@ -166,7 +166,7 @@ _NATIVE: Final = not isinstance(_state, FunctionType)
 # the setters: a third quicker than the call). Compiled the class has no such slots, and its __init__
 # is quick: `_make` calls it.
 _SLOTS = [vars(Auction).get(name) for name in (*AUCTION_KEYS, "over", "to_act")]
-_FAST = all(isinstance(slot, MemberDescriptorType) for slot in _SLOTS)
+_FAST: Final = all(isinstance(slot, MemberDescriptorType) for slot in _SLOTS)
 _setters: list[Any] = [getattr(slot, "__set__", None) for slot in _SLOTS]
 (_set_bidders, _set_turn, _set_still_in, _set_high_bid, _set_high_bidder, _set_minimum, _set_step, _set_over,
  _set_to_act) = _setters
@@ -194,7 +194,7 @@ def _make(bidders: tuple[int, ...], turn: int, still_in: frozenset[int], high_bi
     return into
 
 
-NO_AUCTION = Auction((), 0, frozenset(), 0, NOBODY, 0, 1)
+NO_AUCTION: Final = Auction((), 0, frozenset(), 0, NOBODY, 0, 1)
 
 
 def open_auction(order: Iterable[int], minimum: int, step: int) -> Auction:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from .errors import GameError
 
@@ -29,8 +29,8 @@ if TYPE_CHECKING:
 
 # What a move said of the phase after it (State.next_phase): nothing (the phase's `then:`, or
 # the end of the turn), or `end_turn` (the end of the turn, whatever `then:` says); else a phase.
-NO_GOTO = -1
-END_TURN = -2
+NO_GOTO: Final = -1
+END_TURN: Final = -2
 
 # What a rule that can ask is: it yields questions and is sent back what to walk.
 Steps = Generator["Ask", tuple[Any, ...], None]

@@ -11,7 +11,7 @@ shared with a clone made before the change would hand the clone a value of field
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 if TYPE_CHECKING:  # (a board's tables are charged here: typed, the native build reads them as fields)
     from .boards.base import Board
@@ -47,7 +47,7 @@ def without_keys(kept: dict[K, V] | None, keys: Iterable[Any], shared: bool = Tr
 
 # At most so many values in one table of values remembered by value (pass `remember_values`): a table
 # full is emptied, so that no game can make it grow without bound.
-MAX_TABLED = 10_000
+MAX_TABLED: Final = 10_000
 
 # What a board keeps for its states, shared by every state on it and over every game played on it
 # in one process (docs/optimiser.md, "What a board keeps"; its tables: runtime/boards/tables.py):
@@ -63,21 +63,21 @@ MAX_TABLED = 10_000
 # compares actions by value), only slower.
 MAX_KEPT = 4_000_000
 # The units of an object beyond its references: its header (a tuple's 40 bytes, a dict's 64 ...).
-OBJECT = 8
+OBJECT: Final = 8
 # The units of a dictionary or set itself, with the room for its first entries (a dict of one entry
 # takes some 230 bytes, a set 220).
-DICT = 30
+DICT: Final = 30
 # The units of an entry of a dictionary: its hash, key and value, and the room a dictionary keeps
 # free (an entry takes 72 bytes at most, just after the dictionary has grown).
-ENTRY = 9
+ENTRY: Final = 9
 # The units of an interned action: its object, and the tuple of its choices (each item one more).
-ACTION = 16
+ACTION: Final = 16
 # A value weighing more than this (a list of 100,000 legal actions) is not remembered at all.
-MOST_REMEMBERED = MAX_KEPT // 16
+MOST_REMEMBERED: Final = MAX_KEPT // 16
 
 
 # The types met that hold nothing `weight` walks (an interned action): a few classes.
-_PLAIN: set[type] = set()
+_PLAIN: Final[set[type]] = set()
 
 
 def weight(value: Any, most: int = MOST_REMEMBERED) -> int:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Collection
-from typing import Any, Literal, TypeVar
+from typing import Any, Final, Literal, TypeVar
 
 from .errors import GameError
 from .kept import remember
@@ -26,17 +26,17 @@ from .order import sort_key
 # The work one move may do: steps are loop rounds, choices listed and items of lists built,
 # searched or sorted (docs/language.md, "Limits"). The bundled games need at most 2,200 for a
 # move and 11,000 to list the legal actions (measured over seeded random games).
-MAX_STEPS = 1_000_000
+MAX_STEPS: Final = 1_000_000
 # Items one list, set or range may hold when rule code walks, searches or builds it.
-MAX_ITEMS = 100_000
+MAX_ITEMS: Final = 100_000
 # Legal actions of one decision.
-MAX_ACTIONS = 100_000
+MAX_ACTIONS: Final = 100_000
 # The largest whole number stored, added to a stored number, or made by a multiplication: 64 bits.
-MAX_INT = (1 << 63) - 1
+MAX_INT: Final = (1 << 63) - 1
 # A list a rule that only reads the game (a definition, a condition, a score, the listing of
 # choices) searches or walks is taken to hold at most this many items; the rule checks it as it
 # starts, and charges its work again for every SMALL_LIST more items (`grown`).
-SMALL_LIST = 16
+SMALL_LIST: Final = 16
 
 # The size of what a rule file declares (docs/language.md, "Limits"): checked by the compiler
 # (compiler/boards.py, compiler/build/), so that what the runtime builds from a declaration once
@@ -226,9 +226,9 @@ class SearchTooLong(Exception):
 
 
 # The subsets a board's states asked for, by call site and items (`subsets`): a table of the board.
-SUBSETS_TABLE = "rt.subsets"
+SUBSETS_TABLE: Final = "rt.subsets"
 # At most so many subsets in a list remembered so (its items are at most SMALL_LIST).
-SMALL_SUBSETS = 1024
+SMALL_SUBSETS: Final = 1024
 
 
 def subsets(state: Any, items: Collection[T], least: int, most: int, where: str) -> list[tuple[T, ...]]:

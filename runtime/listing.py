@@ -13,7 +13,7 @@ read only the earlier choices, kept once computed (`fixed`).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, Final
 
 from .boards import Board
 from .kept import ACTION, DICT, ENTRY, OBJECT
@@ -25,12 +25,12 @@ from .state import Action
 # game: some 4 in 5 of the masks a row gathers are among its last thousand), each then one look-up
 # instead of a walk of the mask's bytes; a row holds at most this many, some 200 bytes each, and
 # at most MASK_ACTIONS actions in all of them (a mask of a large board holds hundreds).
-MASKS_KEPT = 1024
-MASK_ACTIONS = 16_384
+MASKS_KEPT: Final = 1024
+MASK_ACTIONS: Final = 16_384
 # The units (runtime/kept.py) of a mask kept whole, beside its actions: its entry and its tuple.
-MASK_UNITS = ENTRY + OBJECT
+MASK_UNITS: Final = ENTRY + OBJECT
 # The units of the list of the 256 values of one byte of a mask (`by_byte`).
-BYTE_UNITS = 256 + OBJECT
+BYTE_UNITS: Final = 256 + OBJECT
 
 # What a row keeps is charged to what its board keeps (runtime/kept.py `made`) as it grows: the row
 # itself as it is made, each action, each list of a byte's values and tuple of a value's actions as
@@ -124,10 +124,10 @@ def union(masks: Iterable[int]) -> int:
 
 # A row of regions keeps the tuple of the actions of each mask of regions when the board has at most
 # this many regions (a list of 2 ** n entries), else of each value of each byte of a mask.
-SMALL_REGIONS = 10
+SMALL_REGIONS: Final = 10
 # the set bits of each mask below 2 ** _BITS_BELOW, made the first time they are asked (bits)
-_BITS_BELOW = 12
-_BITS: list[tuple[int, ...] | None] = [None] * (1 << _BITS_BELOW)
+_BITS_BELOW: Final = 12
+_BITS: Final[list[tuple[int, ...] | None]] = [None] * (1 << _BITS_BELOW)
 
 
 def bits(mask: int) -> tuple[int, ...]:

@@ -13,7 +13,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -28,8 +28,8 @@ from .order import sort_key
 from .rng import Rng
 from .unseen import sample as _sample_unseen
 
-PASS = "pass"
-HIDDEN = "hidden"  # what an observation shows for an item the rules hide
+PASS: Final = "pass"
+HIDDEN: Final = "hidden"  # what an observation shows for an item the rules hide
 
 
 class Action:

@@ -24,8 +24,8 @@ MAX_JOINS: Final = 10_000
 # The groups component_of found last: the spots it was given, each spot's group, the set of them.
 Grouped = tuple[object, dict[int, frozenset[int]], frozenset[int]]
 # At most so many spots added or taken away since the last groups found, and they are mended.
-MENDED = 4
-_NO_SPOTS: frozenset[int] = frozenset()
+MENDED: Final = 4
+_NO_SPOTS: Final[frozenset[int]] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)

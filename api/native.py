@@ -555,54 +555,80 @@ def _worker() -> None:
                                             ] + ["-fcommon"]
             group_of[extension.name] = group["name"]
             chosen.append(extension)
-    # the biggest C first: the longest compiles start first
-    chosen.sort(key=lambda e: -sum(os.path.getsize(s) for s in e.sources if os.path.basename(s) not in RUNTIME_C_FILES))
-    print(f"progress: translated in {time.perf_counter() - started:.0f} s; compiling "
-          f"{sum(1 for e in chosen for s in e.sources if os.path.basename(s) not in RUNTIME_C_FILES)} C files "
+    c_files = sum(1 for e in chosen for s in e.sources if os.path.basename(s) not in RUNTIME_C_FILES)
+    print(f"progress: translated in {time.perf_counter() - started:.0f} s; compiling {c_files} C files "
           f"of {sum(1 for g in groups if g['build'])} groups on {jobs} cores", flush=True)
+    # setuptools' build_ext only records here what to compile and link (`compile` and `link` below); then
+    # every C file of every group is compiled in one queue, the biggest first (its time is its size), on
+    # `jobs` cores, so that both are busy to the end; then the libraries are linked.
+    compiles: dict[str, Callable[[], None]] = {}  # by object file
+    sizes: dict[str, int] = {}
+    links: list[Callable[[], None]] = []
     # mypyc's runtime library (lib-rt's C files) is linked into every group's library: compiled once
-    # per toolchain, kept in build/native/librt/<key>/.
+    # per toolchain (at -O3 whatever the group's level), kept in build/native/librt/<key>/.
     librt = Path(spec["librt"])
-    lock = threading.Lock()
-    cores = threading.Semaphore(jobs)
-    done = [0]
 
-    def compile_parallel(self: Any, sources: list[str], output_dir: str | None = None,
-                         macros: object = None, include_dirs: object = None, debug: bool = False,
-                         extra_preargs: list[str] | None = None, extra_postargs: list[str] | None = None,
-                         depends: object = None) -> list[str]:
+    def compile_later(self: Any, sources: list[str], output_dir: str | None = None, macros: object = None,
+                      include_dirs: object = None, debug: bool = False, extra_preargs: list[str] | None = None,
+                      extra_postargs: list[str] | None = None, depends: object = None) -> list[str]:
         macros, objects, extra_postargs, pp_opts, build = self._setup_compile(
             output_dir, macros, include_dirs, sources, depends, extra_postargs)
         cc_args = self._get_cc_args(pp_opts, debug, extra_preargs)
-
-        def one(obj: str) -> str:
+        made = []
+        for obj in objects:
             src, ext = build[obj]
+
+            def run(obj: str = obj, src: str = src, ext: str = ext) -> None:
+                self._compile(obj, src, ext, cc_args, extra_postargs, pp_opts)
+
             if os.path.basename(src) in RUNTIME_C_FILES and os.path.dirname(src) == str(target):
                 cached = librt / (os.path.basename(src) + ".o")
-                with lock:  # one compile of each, by the first group that needs it
-                    if not cached.is_file():
-                        librt.mkdir(parents=True, exist_ok=True)
-                        with cores:
-                            self._compile(obj, src, ext, cc_args, extra_postargs, pp_opts)
-                        partial = cached.with_name(f".{cached.name}.{os.getpid()}")
-                        shutil.copyfile(obj, partial)
-                        os.replace(partial, cached)
-                return str(cached)
-            with cores:
-                self._compile(obj, src, ext, cc_args, extra_postargs, pp_opts)
-            with lock:
-                done[0] += 1
-                if done[0] % 10 == 0:
-                    print(f"progress: {done[0]} C files compiled", flush=True)
-            return obj
+                made.append(str(cached))
+                if cached.is_file() or str(cached) in compiles:
+                    continue
+                post = ["-O3" if a.startswith("-O") else a for a in extra_postargs]
 
-        with ThreadPoolExecutor(jobs) as pool:
-            return list(pool.map(one, objects))
+                def run_librt(obj: str = obj, src: str = src, ext: str = ext, cached: Path = cached,
+                              post: list[str] = post) -> None:
+                    self._compile(obj, src, ext, cc_args, post, pp_opts)
+                    librt.mkdir(parents=True, exist_ok=True)
+                    partial = cached.with_name(f".{cached.name}.{os.getpid()}")
+                    shutil.copyfile(obj, partial)
+                    os.replace(partial, cached)  # another build may have made it too: the same object
 
-    compiler_class.compile = compile_parallel
+                compiles[str(cached)], sizes[str(cached)] = run_librt, os.path.getsize(src)
+                continue
+            made.append(obj)
+            compiles[obj], sizes[obj] = run, os.path.getsize(src)
+        return made
+
+    def link_later(self: Any, *args: Any, **kwargs: Any) -> None:
+        links.append(lambda: link(self, *args, **kwargs))
+
+    link = compiler_class.link_shared_object
+    compiler_class.compile = compile_later
+    compiler_class.link_shared_object = link_later
     setup(name="rulewright-native", ext_modules=chosen, script_args=[
-        "--quiet", "build_ext", "--build-lib", str(work / "out"), "--build-temp", str(work / "obj"),
-        "--parallel", str(max(2, jobs * 2))])
+        "--quiet", "build_ext", "--build-lib", str(work / "out"), "--build-temp", str(work / "obj")])
+    done, lock = [0], threading.Lock()
+
+    def compile_one(obj: str) -> None:
+        begun = time.perf_counter()
+        compiles[obj]()
+        with lock:
+            done[0] += 1
+            print(f"compiled {os.path.basename(obj)} ({sizes[obj]} bytes of C) in "
+                  f"{time.perf_counter() - begun:.2f} s", flush=True)
+            if done[0] % 20 == 0:
+                print(f"progress: {done[0]} C files compiled", flush=True)
+
+    with ThreadPoolExecutor(jobs) as pool:
+        try:
+            list(pool.map(compile_one, sorted(compiles, key=lambda o: -sizes[o])))
+        except BaseException:  # a compiler's error: the compiles not begun are not begun
+            pool.shutdown(cancel_futures=True)
+            raise
+        list(pool.map(lambda run: run(), links))
     # each group's extensions into a folder of its own
     for extension in chosen:
         parts = extension.name.split(".")

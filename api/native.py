@@ -42,6 +42,7 @@ DIR_ENV = "RULEWRIGHT_NATIVE_DIR"  # where builds live, if not build/native/ of 
 # Each group's shared library holds the code of its modules; each module is a small extension
 # that imports it by its name (`rwn_runtime__mypyc`, `rwn__china_schacht__base__mypyc`).
 RUNTIME_GROUP = "rwn_runtime"
+PACKAGES_GROUP = "rwn_packages"  # every game's package's `__init__.py` (rules make `rwn__<game>__<module>`)
 MANIFEST = "manifest.json"
 GROUPS, TREES, LIBRT = "groups", "trees", "librt"  # the folders of build/native/
 OPT_RUNTIME, OPT_GENERATED = "3", "3"  # gcc's -O of the runtime's group and of a generated module's (docs/native.md)
@@ -171,26 +172,34 @@ def _group(name: str, files: list[tuple[str, bytes]], deps: list[Group]) -> Grou
 
 def plan(runtime_files: list[tuple[str, bytes]], generated: list[tuple[str, bytes]]) -> Sources:
     """The groups of these modules: the runtime (with generated/__init__.py, which every game's
-    package is in) as one, and each other generated module as its own, after the groups it imports."""
+    package is in) as one, every game's package (its `__init__.py`) in one more, `rwn_packages`, and
+    each other generated module as its own, each after the groups it imports."""
     runtime = _group(RUNTIME_GROUP, sorted(runtime_files), [])
     by_module = {_module_of(name): (name, text) for name, text in generated}
-    made: dict[str, Group] = {_module_of(n): runtime for n, _ in runtime_files}
+    # the modules of each group to make, by its name: a package's module (a line of docstring) is
+    # not worth a library of its own, and one is added only with a game
+    members: dict[str, list[str]] = {}
+    for module, (name, _) in sorted(by_module.items()):
+        members.setdefault(PACKAGES_GROUP if name.endswith("/__init__.py") else _group_name(module), []).append(module)
+    unit = {module: group for group, modules in members.items() for module in modules}
+    made: dict[str, Group] = {RUNTIME_GROUP: runtime}
     order: list[Group] = [runtime]
 
-    def make(module: str, seen: tuple[str, ...]) -> Group:
-        if module in made:
-            return made[module]
-        if module in seen:
+    def make(group_name: str, seen: tuple[str, ...]) -> Group:
+        if group_name in made:
+            return made[group_name]
+        if group_name in seen:
             raise NativeBuildError(f"generated modules import each other in a cycle: {' -> '.join(seen)}")
-        name, text = by_module[module]
-        deps = [make(m, (*seen, module)) for m in sorted(_imports(text)) if m in by_module or m in made]
+        files = [by_module[m] for m in members[group_name]]
+        imported = sorted({m for _, text in files for m in _imports(text)})
+        deps = [make(unit[m], (*seen, group_name)) for m in imported if m in unit and unit[m] != group_name]
         unique = [runtime] + sorted({d.name: d for d in deps if d is not runtime}.values(), key=lambda g: g.name)
-        made[module] = group = _group(_group_name(module), [(name, text)], unique)
+        made[group_name] = group = _group(group_name, files, unique)
         order.append(group)
         return group
 
-    for module in sorted(by_module):
-        make(module, ())
+    for group_name in sorted(members):
+        make(group_name, ())
     return Sources(tuple(order), _digest(*(g.key.encode() for g in order)))
 
 

@@ -42,6 +42,7 @@ DIR_ENV = "RULEWRIGHT_NATIVE_DIR"  # where builds live, if not build/native/ of 
 # Each group's shared library holds the code of its modules; each module is a small extension
 # that imports it by its name (`rwn_runtime__mypyc`, `rwn__china_schacht__base__mypyc`).
 RUNTIME_GROUP = "rwn_runtime"
+PACKAGES_GROUP = "rwn_packages"  # every game's package's `__init__.py` (rules make `rwn__<game>__<module>`)
 MANIFEST = "manifest.json"
 GROUPS, TREES, LIBRT = "groups", "trees", "librt"  # the folders of build/native/
 OPT_RUNTIME, OPT_GENERATED = "3", "3"  # gcc's -O of the runtime's group and of a generated module's (docs/native.md)
@@ -171,26 +172,34 @@ def _group(name: str, files: list[tuple[str, bytes]], deps: list[Group]) -> Grou
 
 def plan(runtime_files: list[tuple[str, bytes]], generated: list[tuple[str, bytes]]) -> Sources:
     """The groups of these modules: the runtime (with generated/__init__.py, which every game's
-    package is in) as one, and each other generated module as its own, after the groups it imports."""
+    package is in) as one, every game's package (its `__init__.py`) in one more, `rwn_packages`, and
+    each other generated module as its own, each after the groups it imports."""
     runtime = _group(RUNTIME_GROUP, sorted(runtime_files), [])
     by_module = {_module_of(name): (name, text) for name, text in generated}
-    made: dict[str, Group] = {_module_of(n): runtime for n, _ in runtime_files}
+    # the modules of each group to make, by its name: a package's module (a line of docstring) is
+    # not worth a library of its own, and one is added only with a game
+    members: dict[str, list[str]] = {}
+    for module, (name, _) in sorted(by_module.items()):
+        members.setdefault(PACKAGES_GROUP if name.endswith("/__init__.py") else _group_name(module), []).append(module)
+    unit = {module: group for group, modules in members.items() for module in modules}
+    made: dict[str, Group] = {RUNTIME_GROUP: runtime}
     order: list[Group] = [runtime]
 
-    def make(module: str, seen: tuple[str, ...]) -> Group:
-        if module in made:
-            return made[module]
-        if module in seen:
+    def make(group_name: str, seen: tuple[str, ...]) -> Group:
+        if group_name in made:
+            return made[group_name]
+        if group_name in seen:
             raise NativeBuildError(f"generated modules import each other in a cycle: {' -> '.join(seen)}")
-        name, text = by_module[module]
-        deps = [make(m, (*seen, module)) for m in sorted(_imports(text)) if m in by_module or m in made]
+        files = [by_module[m] for m in members[group_name]]
+        imported = sorted({m for _, text in files for m in _imports(text)})
+        deps = [make(unit[m], (*seen, group_name)) for m in imported if m in unit and unit[m] != group_name]
         unique = [runtime] + sorted({d.name: d for d in deps if d is not runtime}.values(), key=lambda g: g.name)
-        made[module] = group = _group(_group_name(module), [(name, text)], unique)
+        made[group_name] = group = _group(group_name, files, unique)
         order.append(group)
         return group
 
-    for module in sorted(by_module):
-        make(module, ())
+    for group_name in sorted(members):
+        make(group_name, ())
     return Sources(tuple(order), _digest(*(g.key.encode() for g in order)))
 
 
@@ -528,7 +537,7 @@ def _worker() -> None:
     import threading
     from concurrent.futures import ThreadPoolExecutor
 
-    from mypyc.build import mypycify
+    from mypyc.build import include_dir, mypycify
     from mypyc.common import RUNTIME_C_FILES
 
     # setuptools has no type stubs (the project does not depend on them for these calls); mypyc
@@ -555,54 +564,97 @@ def _worker() -> None:
                                             ] + ["-fcommon"]
             group_of[extension.name] = group["name"]
             chosen.append(extension)
-    # the biggest C first: the longest compiles start first
-    chosen.sort(key=lambda e: -sum(os.path.getsize(s) for s in e.sources if os.path.basename(s) not in RUNTIME_C_FILES))
-    print(f"progress: translated in {time.perf_counter() - started:.0f} s; compiling "
-          f"{sum(1 for e in chosen for s in e.sources if os.path.basename(s) not in RUNTIME_C_FILES)} C files "
+    c_files = sum(1 for e in chosen for s in e.sources if os.path.basename(s) not in RUNTIME_C_FILES)
+    print(f"progress: translated in {time.perf_counter() - started:.0f} s; compiling {c_files} C files "
           f"of {sum(1 for g in groups if g['build'])} groups on {jobs} cores", flush=True)
+    # setuptools' build_ext only records here what to compile and link (`compile` and `link` below); then
+    # every C file of every group is compiled from one queue, the biggest first (its time is its size),
+    # on `jobs` cores, so that both are busy to the end; then the libraries are linked.
+    compiles: dict[str, tuple[Any, str, str, str, list[str], list[str], list[str], Path | None]] = {}  # by object
+    links: list[Callable[[], None]] = []
     # mypyc's runtime library (lib-rt's C files) is linked into every group's library: compiled once
-    # per toolchain, kept in build/native/librt/<key>/.
+    # per toolchain (at -O3 whatever the group's level), kept in build/native/librt/<key>/.
     librt = Path(spec["librt"])
-    lock = threading.Lock()
-    cores = threading.Semaphore(jobs)
-    done = [0]
 
-    def compile_parallel(self: Any, sources: list[str], output_dir: str | None = None,
-                         macros: object = None, include_dirs: object = None, debug: bool = False,
-                         extra_preargs: list[str] | None = None, extra_postargs: list[str] | None = None,
-                         depends: object = None) -> list[str]:
+    def compile_later(self: Any, sources: list[str], output_dir: str | None = None, macros: object = None,
+                      include_dirs: object = None, debug: bool = False, extra_preargs: list[str] | None = None,
+                      extra_postargs: list[str] | None = None, depends: object = None) -> list[str]:
         macros, objects, extra_postargs, pp_opts, build = self._setup_compile(
             output_dir, macros, include_dirs, sources, depends, extra_postargs)
         cc_args = self._get_cc_args(pp_opts, debug, extra_preargs)
-
-        def one(obj: str) -> str:
+        made = []
+        for obj in objects:
             src, ext = build[obj]
             if os.path.basename(src) in RUNTIME_C_FILES and os.path.dirname(src) == str(target):
                 cached = librt / (os.path.basename(src) + ".o")
-                with lock:  # one compile of each, by the first group that needs it
-                    if not cached.is_file():
-                        librt.mkdir(parents=True, exist_ok=True)
-                        with cores:
-                            self._compile(obj, src, ext, cc_args, extra_postargs, pp_opts)
-                        partial = cached.with_name(f".{cached.name}.{os.getpid()}")
-                        shutil.copyfile(obj, partial)
-                        os.replace(partial, cached)
-                return str(cached)
-            with cores:
-                self._compile(obj, src, ext, cc_args, extra_postargs, pp_opts)
-            with lock:
-                done[0] += 1
-                if done[0] % 10 == 0:
-                    print(f"progress: {done[0]} C files compiled", flush=True)
-            return obj
+                made.append(str(cached))
+                if not cached.is_file():
+                    post = ["-O3" if a.startswith("-O") else a for a in extra_postargs]
+                    compiles[str(cached)] = (self, obj, src, ext, cc_args, post, pp_opts, cached)
+            else:
+                made.append(obj)
+                compiles[obj] = (self, obj, src, ext, cc_args, extra_postargs, pp_opts, None)
+        return made
+
+    def link_later(self: Any, *args: Any, **kwargs: Any) -> None:
+        links.append(lambda: link(self, *args, **kwargs))
+
+    link = compiler_class.link_shared_object
+    compiler_class.compile = compile_later
+    compiler_class.link_shared_object = link_later
+    setup(name="rulewright-native", ext_modules=chosen, script_args=[
+        "--quiet", "build_ext", "--build-lib", str(work / "out"), "--build-temp", str(work / "obj")])
+
+    # Each C file parses Python.h and mypyc's CPy.h first (some 0.05 s of a compiler's time, a third of
+    # a small file's): they are parsed once, into a precompiled header for each set of options the files
+    # are compiled with, which gcc reads instead (`-include`; the same object files, byte for byte). A
+    # header gcc cannot use is parsed as text, as without it.
+    def flags(job: tuple[Any, str, str, str, list[str], list[str], list[str], Path | None]) -> tuple[str, ...]:
+        return tuple(a for a in job[4] + job[5] if not a.startswith("-I"))
+
+    headers: dict[tuple[str, ...], list[str]] = {}
+    for job in compiles.values():
+        headers.setdefault(flags(job), [])
+    if compiles and all("gcc" in os.path.basename(job[0].compiler_so[0]) for job in compiles.values()):
+        def precompile(key: tuple[str, ...]) -> None:
+            self, _, _, _, cc_args, post, pp_opts, _ = next(j for j in compiles.values() if flags(j) == key)
+            header = work / "pch" / str(list(headers).index(key)) / "rulewright_native.h"
+            header.parent.mkdir(parents=True)
+            header.write_text(f'#include <Python.h>\n#include "{Path(include_dir()) / "CPy.h"}"\n')
+            try:
+                self._compile(f"{header}.gch", str(header), ".h", cc_args, post, pp_opts)
+            except Exception as error:  # never worse than without: each file parses the headers itself
+                print(f"no precompiled header ({error})", flush=True)
+            else:
+                headers[key] += ["-include", str(header)]
 
         with ThreadPoolExecutor(jobs) as pool:
-            return list(pool.map(one, objects))
+            list(pool.map(precompile, list(headers)))
+    done, lock = [0], threading.Lock()
 
-    compiler_class.compile = compile_parallel
-    setup(name="rulewright-native", ext_modules=chosen, script_args=[
-        "--quiet", "build_ext", "--build-lib", str(work / "out"), "--build-temp", str(work / "obj"),
-        "--parallel", str(max(2, jobs * 2))])
+    def compile_one(obj: str) -> None:
+        begun = time.perf_counter()
+        self, obj, src, ext, cc_args, post, pp_opts, cached = job = compiles[obj]
+        self._compile(obj, src, ext, cc_args, post + headers[flags(job)], pp_opts)
+        if cached is not None:
+            librt.mkdir(parents=True, exist_ok=True)
+            partial = cached.with_name(f".{cached.name}.{os.getpid()}")
+            shutil.copyfile(obj, partial)
+            os.replace(partial, cached)  # another build may have made it too: the same object
+        with lock:
+            done[0] += 1
+            print(f"compiled {os.path.basename(src)} ({os.path.getsize(src)} bytes) in "
+                  f"{time.perf_counter() - begun:.2f} s", flush=True)
+            if done[0] % 20 == 0:
+                print(f"progress: {done[0]} C files compiled", flush=True)
+
+    with ThreadPoolExecutor(jobs) as pool:
+        try:
+            list(pool.map(compile_one, sorted(compiles, key=lambda o: -os.path.getsize(compiles[o][2]))))
+        except BaseException:  # a compiler's error: the compiles not begun are not begun
+            pool.shutdown(cancel_futures=True)
+            raise
+        list(pool.map(lambda run: run(), links))
     # each group's extensions into a folder of its own
     for extension in chosen:
         parts = extension.name.split(".")

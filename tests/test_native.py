@@ -241,6 +241,8 @@ def _copy_sources(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path
      ["rwn__china_schacht__two_player", "rwn__china_schacht__two_player_light"]),
     ("runtime/rng.py", None),
     ("generated/new_game/x.py", ["rwn__new_game__x"]),
+    ("generated/hex/__init__.py", [native.PACKAGES_GROUP]),  # every game's package is in one group
+    ("generated/new_game/__init__.py", [native.PACKAGES_GROUP]),
 ])
 def test_a_changed_source_refuses_the_build(native_build: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                             changed: str, rebuilt: list[str] | None) -> None:
@@ -293,6 +295,13 @@ def test_the_groups_and_their_keys() -> None:
     again = {g.name: g.key for g in native.plan([*runtime[:1], (runtime[1][0], b"x = 2\n")], [base, variant, other]
                                                ).groups}
     assert all(keys[n] != again[n] for n in keys)
+    packages = [("rulewright/generated/g/__init__.py", b'"""g."""\n'), ("rulewright/generated/h/__init__.py", b"")]
+    grouped = native.plan(runtime, [base, variant, other, *packages])
+    assert [g.files for g in grouped.groups if g.name == native.PACKAGES_GROUP] == [tuple(packages)]
+    deps = {g.name: g.deps for g in grouped.groups}  # w imports the packages g and h: built after them
+    assert deps["rwn__g__w"] == (native.RUNTIME_GROUP, "rwn__g__base", native.PACKAGES_GROUP)
+    assert {n: k for n, k in keys.items() if n != "rwn__g__w"} == {g.name: g.key for g in grouped.groups
+                                                                  if g.name not in (native.PACKAGES_GROUP, "rwn__g__w")}
     looped = ("rulewright/generated/g/base.py", b"from rulewright.generated.g.v import X\n")
     with pytest.raises(native.NativeBuildError, match="import each other in a cycle"):
         native.plan(runtime, [looped, variant])

@@ -143,8 +143,9 @@ def board_function(board: str) -> str:
 # is empty, `_empty__<field>`, the spots holding each value, `_has__<field>` or `_is__<field>`;
 # (pass `mask_regions`) the regions passing a test of a kept definition, `_regions__<define>__<n>`,
 # and those whose bit of it is known, `_regions_known__<define>__<n>` (`_regions_within__...` a method);
-# (pass `keep_counts`) a table of counts kept up to date, `_counts__<n>` (a number: no rule name is one).
-KEPT_TAGS = ("mask", "empty", "has", "is", "regions", "regions_known", "regions_within", "counts")
+# (pass `keep_counts`) a table of counts kept up to date, `_counts__<n>` (a number: no rule name is one), and
+# the method making it again, `_recounts__<n>`.
+KEPT_TAGS = ("mask", "empty", "has", "is", "regions", "regions_known", "regions_within", "counts", "recounts")
 # At most this many choices of an action are listed through tables (each has its locals: TEMPLATE_LOCALS).
 MAX_TABLE_CHOICES = 8
 # Members the template gives every generated state class (the runtime's State has most already).

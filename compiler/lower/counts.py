@@ -10,10 +10,12 @@ from typing import TYPE_CHECKING
 
 from .. import typed as t
 from ..analysis.walk import bare
+from ..lowered import LoweredFunction
 from ..passes import keep_counts
 from ..passes.mask_values import at_one_spot
 from ..passes.rewrite import free_locals, map_expression
 from ..pyir import (
+    Assign,
     AugAssign,
     BinOp,
     Block,
@@ -27,6 +29,7 @@ from ..pyir import (
     List,
     Name,
     Paren,
+    Return,
     Stmt,
     Subscript,
     assign,
@@ -45,6 +48,11 @@ KEYS = tuple(f"_count_key{k}" for k in range(keep_counts.MAX_PARAMS))  # each va
 REGION_COUNT = Call(Name("len"), (dotted("self.board.region_spots"),))
 
 
+def _number(size: str) -> Expr:
+    """The code of how many values a local has (`self.num_seats`, a number)."""
+    return Constant(int(size)) if size.isdigit() else dotted(size)
+
+
 def code(k: t.KeptCount) -> Expr:
     return dotted(f"self.{k.slot}")
 
@@ -54,15 +62,14 @@ def _index(k: t.KeptCount, region: Expr | None, keys: list[Expr]) -> Expr:
     region, then by each local in turn (mixed radix)."""
     at: Expr | None = region
     for key, size in zip(keys, k.sizes, strict=True):
-        at = key if at is None else BinOp(Paren(BinOp(at, "*", dotted(size))) if " " in text(at) else
-                                         BinOp(at, "*", dotted(size)), "+", key)
+        at = key if at is None else BinOp(BinOp(Paren(at) if " " in text(at) else at, "*", _number(size)), "+", key)
     return Constant(0) if at is None else at
 
 
 def _size(k: t.KeptCount) -> Expr:
     at: Expr = REGION_COUNT if k.region else Constant(1)
     for size in k.sizes:
-        at = BinOp(at, "*", dotted(size))
+        at = BinOp(at, "*", _number(size))
     return at
 
 
@@ -75,7 +82,9 @@ def read(lo: Lowerer, e: t.Comprehension) -> Expr | None:
     f = keep_counts.form(e, lo.defines, keep_counts.sizes(lo.typed))
     region = lo.node(f.region) if f is not None and f.region is not None else None
     keys = [lo.node(t.Ref(p, p.ty, e.span)) for p in k.params]
-    value = Subscript(code(k), _index(k, region, keys))
+    # (None while stale: made again from the fields where it is first read)
+    table = Paren(BoolOp("or", (code(k), Call(dotted(f"self.{method(k)}")))))
+    value = Subscript(table, _index(k, region, keys))
     if e.func == "any":
         return Paren(Compare(value, ("!=",), (Constant(0),)))
     if e.func == "all":  # (the table counts the spots failing the test)
@@ -144,18 +153,22 @@ def _add(lo: Lowerer, k: t.KeptCount, table: Expr, term: t.Expr, region: Expr | 
     place = Subscript(table, _index(k, region, keys))
     line: Stmt = AugAssign(place, op, value) if k.summed else If(value, (AugAssign(place, op, Constant(1)),))
     for name, size in reversed(list(zip(KEYS, k.sizes, strict=False))):
-        line = For(Name(name), Call(Name("range"), (dotted(size),)), (line,))
+        line = For(Name(name), Call(Name("range"), (_number(size),)), (line,))
     return (line,)
 
 
-def remake(lo: Lowerer, k: t.KeptCount) -> Block:
-    """The statements making the table again from the fields: every spot's term added (its spot an
-    invented local: they are written where a rule's own locals are bound)."""
-    table = code(k)
+def method(k: t.KeptCount) -> str:
+    """The method that makes a table again from the fields, where it is read stale."""
+    return "_re" + k.slot[1:]
+
+
+def remake(lo: Lowerer, k: t.KeptCount) -> LoweredFunction:
+    """The method making the table again from the fields, every spot's term added, and keeping it."""
+    table = Name(TABLE)
     spot = t.Symbol("local", "count_spot", k.var.ty, SPOT)
     term = map_expression(k.term, lambda n: t.Ref(spot, n.ty, n.span) if isinstance(n, t.Ref) and n.sym is k.var
                           else n)
-    lo.scopes.append({SPOT, REGION})
+    lo.scopes.append({SPOT, REGION, TABLE})
     if k.region:
         walk: Stmt = For(Name(REGION), Call(Name("range"), (REGION_COUNT,)), (
             For(Name(SPOT), Subscript(dotted("self.board.region_spots"), Name(REGION)),
@@ -163,21 +176,31 @@ def remake(lo: Lowerer, k: t.KeptCount) -> Block:
     else:
         walk = For(Name(SPOT), dotted("self.board.spots"), _add(lo, k, table, term, None, "+"))
     lo.scopes.pop()
-    return (assign(table, BinOp(List((Constant(0),)), "*", Paren(_size(k)) if k.sizes or k.region else _size(k))),
-            walk)
+    body: Block = (
+        Assign((table,), BinOp(List((Constant(0),)), "*", Paren(_size(k)) if k.sizes or k.region else _size(k)),
+               annotation="list[int]"),
+        walk,
+        assign(code(k), table),
+        Return(table),
+    )
+    return LoweredFunction(method(k), (), "list[int]", body, k.span,
+                           kept="`keep_counts`: the table made again from the fields, where it is read stale")
 
 
 def note(k: t.KeptCount) -> str:
-    return (f"`keep_counts`: {k.key}, per region and value (a list), adjusted at each write of "
-            f"{', '.join(k.fields)} by what the spot adds after it less what it added before ({k.span.short} ...)")
+    return (f"`keep_counts`: {k.key}, a list by region and value (None while stale), adjusted at each write of "
+            f"{', '.join(k.fields)} by what the spot written adds after it less what it added before "
+            f"({k.span.short} ...)")
 
 
 def kept(lo: Lowerer) -> None:
     """The tables on the state: a slot each, made again with the fields, copied with them."""
     prog = lo.program
     for k in lo.typed.kept_counts:
-        prog.kept.append((k.slot, "list[int]", note(k), f"{text(code(k))}[:]"))
-        prog.fields_set.extend(remake(lo, k))
+        slot = text(code(k))
+        prog.kept.append((k.slot, "list[int] | None", note(k), f"None if {slot} is None else {slot}[:]"))
+        prog.fields_set.append(assign(code(k), Constant(None)))  # (made again where it is first read)
+        prog.defines.append(remake(lo, k))
 
 
 # -- the tables adjusted over an assignment -------------------------------------------------------
@@ -196,16 +219,18 @@ def _spot_term(k: t.KeptCount, index: t.Expr) -> t.Expr:
 
 
 def _adjust(lo: Lowerer, k: t.KeptCount, s: t.Assign, op: str) -> Block:
+    """The spot's term taken off the table (`op` "-") or added to it ("+"), unless the table is stale."""
     assert s.index is not None
     term = _spot_term(k, s.index)
+    table = Name(TABLE)
+    lo.scopes.append({REGION, TABLE})
     if not k.region:
-        return _add(lo, k, code(k), term, None, op)
-    lo.scopes.append({REGION})
-    spot = lo.node(s.index)
-    line = For(Name(REGION), Subscript(dotted("self.board.spot_regions"), spot),
-               _add(lo, k, code(k), term, Name(REGION), op))
+        lines = _add(lo, k, table, term, None, op)
+    else:
+        lines = (For(Name(REGION), Subscript(dotted("self.board.spot_regions"), lo.node(s.index)),
+                     _add(lo, k, table, term, Name(REGION), op)),)
     lo.scopes.pop()
-    return (line,)
+    return (assign(table, code(k)), If(Compare(table, ("is not",), (Constant(None),)), lines))
 
 
 def before_assign(lo: Lowerer, s: t.Assign) -> Block:
@@ -217,5 +242,5 @@ def after_assign(lo: Lowerer, s: t.Assign) -> Block:
     """After it: the spot's term added; after any other assignment of the field, the table made again."""
     out: list[Stmt] = []
     for k in _of(lo, s):
-        out.extend(_adjust(lo, k, s, "+") if at_one_spot(s, lo.defines) else remake(lo, k))
+        out.extend(_adjust(lo, k, s, "+") if at_one_spot(s, lo.defines) else (assign(code(k), Constant(None)),))
     return tuple(out)

@@ -17,9 +17,12 @@ comprehension
   constants, options, numbers, `s` itself, and locals of a finite type (a player, an enumeration's
   value: at most `MAX_PARAMS` of them), through operators; nothing that can fail (it is computed at
   every write, for every value of those locals, where the walk may not have computed it);
-- read somewhere else than the scores, the returns, the tie-break and the invariants, or the
-  definitions only those read (computed once a game, or in checks: a table kept at every write
-  would cost more than the walk).
+- asked as the legal actions are listed or the end tested (an action's choices or `when:`, a
+  trigger's condition, the seat to act, the end, or a definition these read): each move, for each
+  choice. One only effects, the scores or the checks read is asked about as often as the fields it
+  reads are written: a table adjusted at each write would cost about what the walks it saves do,
+  or more (Chang Cheng's `held`, `sections` and `full`, read as a province is scored: 3% more
+  instructions a game kept so).
 
 The table is a list of ints in a slot of the state (`t.KeptCount`), indexed by the region (when D is
 one) and then by the value of each local in turn; one table serves every comprehension of the same
@@ -67,10 +70,10 @@ def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
     """The tables kept (`TypedProgram.kept_counts`), and each comprehension they serve marked (`kept_count`)."""
     defines = {d.name: d for d in program.defines}
     numbers = sizes(program)
-    once = _read_once(program)
+    hot = _asked_each_move(program)
     found: dict[str, t.KeptCount] = {}
     for e in expressions(program):
-        if not isinstance(e, t.Comprehension) or id(e) in once:
+        if not isinstance(e, t.Comprehension) or id(e) not in hot:
             continue
         f = form(e, defines, numbers)
         if f is None or f.key in found:
@@ -101,33 +104,31 @@ def sizes(program: t.TypedProgram) -> dict[str, str]:
     return out
 
 
-def _read_once(program: t.TypedProgram) -> set[int]:
-    """The nodes computed only once a game is over or in checks: of the scores, the returns, the
-    tie-break, the invariants, and of the definitions only those read (a table kept at every write
-    would cost more there than the walks it saves)."""
-    late = [sc.expr for sc in program.scoring] + [inv.expr for inv in program.invariants]
-    late += [x for x in (program.returns, program.tie_break) if x is not None]
-    late_ids = {id(n) for root in late for n in nodes(root)}
+def _asked_each_move(program: t.TypedProgram) -> set[int]:
+    """The nodes computed as the legal actions are listed or the end tested (each move, for each
+    choice): of the actions' choices and `when:`, the triggers' conditions, the seat to act, the end,
+    and of the definitions these read. A count only an effect reads (or the scores, the returns, the
+    tie-break, the invariants) is asked about as often as a rule runs, as often as the fields it reads
+    are written: the walk of one region then costs about what a table adjusted at each write does,
+    and a table made again after a saved state, a copy's restore or a waiting move costs more."""
+    roots: list[t.Expr] = []
+    for a in program.actions:
+        roots.extend(c.domain for c in a.choices)
+        roots.extend(x for x in (a.when,) if x is not None)
+    roots.extend(trig.when for trig in program.triggers if trig.when is not None)
+    roots.extend(ph.actor for ph in program.phases if ph.actor is not None)
+    roots.extend(ph.simultaneous for ph in program.phases if ph.simultaneous is not None)
+    roots.extend(x for x in (program.end,) if x is not None)
     defines = {d.name: d for d in program.defines}
-    # every definition called from a rule that runs during the game, through the definitions it calls
-    live: set[str] = set()
-    todo: list[str] = []
-    skip: set[int] = set(late_ids)
-    for d in program.defines:
-        skip.update(id(n) for n in nodes(d.body))
-    for e in expressions(program):
-        if id(e) not in skip and isinstance(e, t.DefineCall) and e.define not in live:
-            live.add(e.define)
-            todo.append(e.define)
+    out: set[int] = set()
+    seen: set[str] = set()
+    todo = list(roots)
     while todo:
-        for n in nodes(defines[todo.pop()].body):
-            if isinstance(n, t.DefineCall) and n.define not in live:
-                live.add(n.define)
-                todo.append(n.define)
-    out = set(late_ids)
-    for d in program.defines:
-        if d.name not in live:
-            out.update(id(n) for n in nodes(d.body))
+        for n in nodes(todo.pop()):
+            out.add(id(n))
+            if isinstance(n, t.DefineCall) and n.define not in seen and n.define in defines:
+                seen.add(n.define)
+                todo.append(defines[n.define].body)
     return out
 
 
@@ -151,8 +152,9 @@ def form(e: t.Comprehension, defines: Mapping[str, t.Define], sizes: Mapping[str
     if e.func == "all":  # (how many fail: all hold when none does)
         term = t.Unary("not", e.elt, e.elt.ty, e.elt.span)
     what = "sum" if e.func == "sum" else "count"
-    key = (f"{what} {typed_print.expr(term)} for {e.var.name} in {'a region' if region is not None else 'spots'}"
-           f" by {', '.join(p.name for p in params) or '-'}")
+    domain = "a region" if region is not None else "spots"
+    by = f" by {', '.join(p.name for p in params)}" if params else ""
+    key = f"{what}({typed_print.expr(term)} for {e.var.name} in {domain}){by}"
     return Form(e.func, region, e.var, term, params, tuple(sorted(fields)), key)
 
 

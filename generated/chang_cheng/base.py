@@ -165,7 +165,7 @@ def _board__great_wall() -> rt.WallBoard:
 class ChangChengState(rt.State):
     """A position of Chang Cheng."""
 
-    __slots__ = ('_opt__faces', '_opt__partial_actions', '_opt__first_turn_section', '_opt__reserved_space', '_opt__reservation', '_opt__peek', '_opt__protection_order', '_opt__used_cards', '_opt__new_board', '_opt__new_board_tokens', '_opt__emperor_shortfall', '_opt__score_floor', '_opt__ruins_elsewhere', 'layout', 'block_at', 'builder', 'reserved', 'singles', 'double_left', 'tower_left', 'hand', 'placed', 'backs', 'revealed', 'cancelled', 'eliminated', 'province_token', 'peril', 'has_peril', 'face_up_peril', 'sightings', 'reputation_pool', 'peril_pool', 'protected', 'emperor_on', 'emperor_owed', 'pieces_added', 'points', 'first_turn', 'move_kind', 'move_provinces', 'bonus', 'province_bonus', 'passes', 'game_over', 'events', '_budget', '_d__laid', '_d__provinces_laid', '_d__mongols_laid', '_d__face_regions', '_d__single_spaces', '_d__wall_provinces', '_d__open_provinces', '_d__double_partners', '_d__double_spaces', '_d__tower_spaces', '_d__wall_complete', '_d__card_provinces', '_d__mongol_held', '_d__mongol_loss', '_kept_end', '_kept_shared', '_counts__0', '_counts__1', '_counts__2', '_actions__first_wall', '_actions__first_card', '_actions__place_double', '_actions__place_tower', '_actions__second_wall', '_actions__second_card', '_actions__card_wall')
+    __slots__ = ('_opt__faces', '_opt__partial_actions', '_opt__first_turn_section', '_opt__reserved_space', '_opt__reservation', '_opt__peek', '_opt__protection_order', '_opt__used_cards', '_opt__new_board', '_opt__new_board_tokens', '_opt__emperor_shortfall', '_opt__score_floor', '_opt__ruins_elsewhere', 'layout', 'block_at', 'builder', 'reserved', 'singles', 'double_left', 'tower_left', 'hand', 'placed', 'backs', 'revealed', 'cancelled', 'eliminated', 'province_token', 'peril', 'has_peril', 'face_up_peril', 'sightings', 'reputation_pool', 'peril_pool', 'protected', 'emperor_on', 'emperor_owed', 'pieces_added', 'points', 'first_turn', 'move_kind', 'move_provinces', 'bonus', 'province_bonus', 'passes', 'game_over', 'events', '_budget', '_d__laid', '_d__provinces_laid', '_d__mongols_laid', '_d__face_regions', '_d__single_spaces', '_d__wall_provinces', '_d__open_provinces', '_d__double_partners', '_d__double_spaces', '_d__tower_spaces', '_d__full', '_d__wall_complete', '_d__card_provinces', '_d__held', '_d__sections', '_d__mongol_held', '_d__mongol_loss', '_kept_end', '_kept_shared', '_actions__first_wall', '_actions__first_card', '_actions__place_double', '_actions__place_tower', '_actions__second_wall', '_actions__second_card', '_actions__card_wall')
 
     FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = (
         rt.FieldInfo('layout', None, 'list', 'wallface', (), 'all', 'The faces of the board pieces laid, from the left end of the wall to the right.'),
@@ -310,15 +310,15 @@ class ChangChengState(rt.State):
     _d__double_partners: dict[int, Sequence[int]] | None
     _d__double_spaces: Sequence[int] | None
     _d__tower_spaces: Sequence[int] | None
+    _d__full: dict[int, bool] | None
     _d__wall_complete: bool | None
     _d__card_provinces: dict[int, Sequence[int]] | None
+    _d__held: dict[tuple[int, int], int] | None
+    _d__sections: dict[int, int] | None
     _d__mongol_held: dict[tuple[int, int], int] | None
     _d__mongol_loss: dict[int, int] | None
     _kept_end: bool | None
     _kept_shared: bool  # a copy may share the dicts of kept values: drop from copies of them (pass `drop_in_place`)
-    _counts__0: list[int]  # `keep_counts`: count not block_at[s] != empty for s in a region by -, per region and value (a list), adjusted at each write of block_at by what the spot adds after it less what it added before (rules/chang-cheng/base.yaml:483 ...)
-    _counts__1: list[int]  # `keep_counts`: count <inlined standing (base.yaml:462): block_at[s] == single or block_at[s] == double or block_at[s] == tower> and builder[s] == q for s in a region by q, per region and value (a list), adjusted at each write of block_at, builder by what the spot adds after it less what it added before (rules/chang-cheng/base.yaml:503 ...)
-    _counts__2: list[int]  # `keep_counts`: count <inlined standing (base.yaml:462): block_at[s] == single or block_at[s] == double or block_at[s] == tower> for s in a region by -, per region and value (a list), adjusted at each write of block_at by what the spot adds after it less what it added before (rules/chang-cheng/base.yaml:504 ...)
     _budget: int  # the work left to a move (runtime/limits.py); declared for mypyc (docs/native.md)
     # Tables of the board every state on it shares, found once as the game starts (pass `bind_board_tables`).
     _actions__first_wall: list[rt.Action | None]  # the interned actions of `first_wall` (`index_actions`)
@@ -958,8 +958,20 @@ class ChangChengState(rt.State):
         return _value
 
     def full(self, r: int) -> bool:
-        # rules/chang-cheng/base.yaml:483
-        return (self._counts__0[r] == 0)  # base.yaml:483
+        # rules/chang-cheng/base.yaml:483; kept between moves: recomputed once `block_at` changes
+        _kept = self._d__full
+        if _kept is None:
+            _kept = self._d__full = {}
+        elif r in _kept:
+            return _kept[r]
+        _every = True
+        for s in self.board.region_spots[r]:  # base.yaml:483; `aggregate_loops`: `all` written out as a loop
+            if not (self.block_at[s] != EMPTY):
+                _every = False
+                break
+        _value: bool = _every  # base.yaml:483
+        _kept[r] = _value
+        return _value
 
     def wall_complete(self) -> bool:
         # rules/chang-cheng/base.yaml:484; kept between moves: recomputed once `block_at` or `layout` changes
@@ -1025,12 +1037,35 @@ class ChangChengState(rt.State):
         return _value
 
     def held(self, q: int, r: int) -> int:
-        # rules/chang-cheng/base.yaml:503
-        return self._counts__1[r * self.num_seats + q]  # base.yaml:503; inlined standing (base.yaml:462)
+        # rules/chang-cheng/base.yaml:503; kept between moves: recomputed once `block_at` or `builder` changes
+        _kept = self._d__held
+        if _kept is None:
+            _kept = self._d__held = {}
+        elif (q, r) in _kept:
+            return _kept[(q, r)]
+        _total = 0
+        for s in self.board.region_spots[r]:  # base.yaml:503; `aggregate_loops`: `sum` written out as a loop
+            if ((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER) and self.builder[s] == q:
+                _total += 1
+        _value: int = _total  # base.yaml:503
+        if len(_kept) < rt.MAX_TABLED:
+            _kept[(q, r)] = _value
+        return _value
 
     def sections(self, r: int) -> int:
-        # rules/chang-cheng/base.yaml:504
-        return self._counts__2[r]  # base.yaml:504; inlined standing (base.yaml:462)
+        # rules/chang-cheng/base.yaml:504; kept between moves: recomputed once `block_at` changes
+        _kept = self._d__sections
+        if _kept is None:
+            _kept = self._d__sections = {}
+        elif r in _kept:
+            return _kept[r]
+        _total = 0
+        for s in self.board.region_spots[r]:  # base.yaml:504; `aggregate_loops`: `sum` written out as a loop
+            if (self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER:
+                _total += 1
+        _value: int = _total  # base.yaml:504
+        _kept[r] = _value
+        return _value
 
     def token_worth(self, r: int) -> int:
         # rules/chang-cheng/base.yaml:506
@@ -1180,43 +1215,15 @@ class ChangChengState(rt.State):
             self.trace.append("procedures.build")
         if self._journal is not None and 'block_at' not in self._journal:  # base.yaml:563
             self._journal['block_at'] = self.block_at[:]  # base.yaml:563
-        for _count_at in self.board.spot_regions[s]:  # base.yaml:563
-            if not self.block_at[s] != EMPTY:  # base.yaml:563
-                self._counts__0[_count_at] -= 1  # base.yaml:563
-        for _count_at in self.board.spot_regions[s]:  # base.yaml:563
-            _count_value = self.builder[s]  # base.yaml:563
-            if _count_value is not None and ((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER):  # base.yaml:563
-                self._counts__1[_count_at * self.num_seats + _count_value] -= 1  # base.yaml:563
-        for _count_at in self.board.spot_regions[s]:  # base.yaml:563
-            if ((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER):  # base.yaml:563
-                self._counts__2[_count_at] -= 1  # base.yaml:563
         self.block_at[s] = b  # base.yaml:563
         self._d__single_spaces = self._d__wall_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:563
-        self._d__tower_spaces = self._d__wall_complete = self._d__card_provinces = self._d__mongol_held = None  # base.yaml:563
-        self._d__mongol_loss = None  # base.yaml:563
-        for _count_at in self.board.spot_regions[s]:  # base.yaml:563
-            if not self.block_at[s] != EMPTY:  # base.yaml:563
-                self._counts__0[_count_at] += 1  # base.yaml:563
-        for _count_at in self.board.spot_regions[s]:  # base.yaml:563
-            _count_value = self.builder[s]  # base.yaml:563
-            if _count_value is not None and ((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER):  # base.yaml:563
-                self._counts__1[_count_at * self.num_seats + _count_value] += 1  # base.yaml:563
-        for _count_at in self.board.spot_regions[s]:  # base.yaml:563
-            if ((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER):  # base.yaml:563
-                self._counts__2[_count_at] += 1  # base.yaml:563
+        self._d__tower_spaces = self._d__full = self._d__wall_complete = self._d__card_provinces = None  # base.yaml:563
+        self._d__held = self._d__sections = self._d__mongol_held = self._d__mongol_loss = None  # base.yaml:563
         self._derived = None  # base.yaml:563
         if self._journal is not None and 'builder' not in self._journal:  # base.yaml:564
             self._journal['builder'] = self.builder[:]  # base.yaml:564
-        for _count_at in self.board.spot_regions[s]:  # base.yaml:564
-            _count_value = self.builder[s]  # base.yaml:564
-            if _count_value is not None and ((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER):  # base.yaml:564
-                self._counts__1[_count_at * self.num_seats + _count_value] -= 1  # base.yaml:564
         self.builder[s] = self.current  # base.yaml:564
-        self._d__mongol_held = self._d__mongol_loss = None  # base.yaml:564
-        for _count_at in self.board.spot_regions[s]:  # base.yaml:564
-            _count_value = self.builder[s]  # base.yaml:564
-            if _count_value is not None and ((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER):  # base.yaml:564
-                self._counts__1[_count_at * self.num_seats + _count_value] += 1  # base.yaml:564
+        self._d__held = self._d__mongol_held = self._d__mongol_loss = None  # base.yaml:564
         self._derived = None  # base.yaml:564
         if self._journal is not None and 'reserved' not in self._journal:  # base.yaml:565
             self._journal['reserved'] = self.reserved[:]  # base.yaml:565
@@ -1376,30 +1383,10 @@ class ChangChengState(rt.State):
                     for ruined in (yield rt.Ask(o, 'ruined', singles_here, 'rules/chang-cheng/base.yaml:664')):  # base.yaml:664
                         if self._journal is not None and 'block_at' not in self._journal:  # base.yaml:665
                             self._journal['block_at'] = self.block_at[:]  # base.yaml:665
-                        for _count_at in self.board.spot_regions[ruined]:  # base.yaml:665
-                            if not self.block_at[ruined] != EMPTY:  # base.yaml:665
-                                self._counts__0[_count_at] -= 1  # base.yaml:665
-                        for _count_at in self.board.spot_regions[ruined]:  # base.yaml:665
-                            _count_value = self.builder[ruined]  # base.yaml:665
-                            if _count_value is not None and ((self.block_at[ruined] == SINGLE or self.block_at[ruined] == DOUBLE) or self.block_at[ruined] == TOWER):  # base.yaml:665
-                                self._counts__1[_count_at * self.num_seats + _count_value] -= 1  # base.yaml:665
-                        for _count_at in self.board.spot_regions[ruined]:  # base.yaml:665
-                            if ((self.block_at[ruined] == SINGLE or self.block_at[ruined] == DOUBLE) or self.block_at[ruined] == TOWER):  # base.yaml:665
-                                self._counts__2[_count_at] -= 1  # base.yaml:665
                         self.block_at[ruined] = RUIN  # base.yaml:665
                         self._d__single_spaces = self._d__wall_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:665
-                        self._d__tower_spaces = self._d__wall_complete = self._d__card_provinces = self._d__mongol_held = None  # base.yaml:665
-                        self._d__mongol_loss = None  # base.yaml:665
-                        for _count_at in self.board.spot_regions[ruined]:  # base.yaml:665
-                            if not self.block_at[ruined] != EMPTY:  # base.yaml:665
-                                self._counts__0[_count_at] += 1  # base.yaml:665
-                        for _count_at in self.board.spot_regions[ruined]:  # base.yaml:665
-                            _count_value = self.builder[ruined]  # base.yaml:665
-                            if _count_value is not None and ((self.block_at[ruined] == SINGLE or self.block_at[ruined] == DOUBLE) or self.block_at[ruined] == TOWER):  # base.yaml:665
-                                self._counts__1[_count_at * self.num_seats + _count_value] += 1  # base.yaml:665
-                        for _count_at in self.board.spot_regions[ruined]:  # base.yaml:665
-                            if ((self.block_at[ruined] == SINGLE or self.block_at[ruined] == DOUBLE) or self.block_at[ruined] == TOWER):  # base.yaml:665
-                                self._counts__2[_count_at] += 1  # base.yaml:665
+                        self._d__tower_spaces = self._d__full = self._d__wall_complete = self._d__card_provinces = None  # base.yaml:665
+                        self._d__held = self._d__sections = self._d__mongol_held = self._d__mongol_loss = None  # base.yaml:665
                         self._derived = None  # base.yaml:665
                 else:
                     for removed in (yield rt.Ask(o, 'removed', threats, 'rules/chang-cheng/base.yaml:667')):  # base.yaml:667
@@ -1444,29 +1431,13 @@ class ChangChengState(rt.State):
                                 mine = self.builder[swap_here]  # base.yaml:701
                                 if self._journal is not None and 'builder' not in self._journal:  # base.yaml:702
                                     self._journal['builder'] = self.builder[:]  # base.yaml:702
-                                for _count_at in self.board.spot_regions[swap_here]:  # base.yaml:702
-                                    _count_value = self.builder[swap_here]  # base.yaml:702
-                                    if _count_value is not None and ((self.block_at[swap_here] == SINGLE or self.block_at[swap_here] == DOUBLE) or self.block_at[swap_here] == TOWER):  # base.yaml:702
-                                        self._counts__1[_count_at * self.num_seats + _count_value] -= 1  # base.yaml:702
                                 self.builder[swap_here] = self.builder[swap_there]  # base.yaml:702
-                                self._d__mongol_held = self._d__mongol_loss = None  # base.yaml:702
-                                for _count_at in self.board.spot_regions[swap_here]:  # base.yaml:702
-                                    _count_value = self.builder[swap_here]  # base.yaml:702
-                                    if _count_value is not None and ((self.block_at[swap_here] == SINGLE or self.block_at[swap_here] == DOUBLE) or self.block_at[swap_here] == TOWER):  # base.yaml:702
-                                        self._counts__1[_count_at * self.num_seats + _count_value] += 1  # base.yaml:702
+                                self._d__held = self._d__mongol_held = self._d__mongol_loss = None  # base.yaml:702
                                 self._derived = None  # base.yaml:702
                                 if self._journal is not None and 'builder' not in self._journal:  # base.yaml:703
                                     self._journal['builder'] = self.builder[:]  # base.yaml:703
-                                for _count_at in self.board.spot_regions[swap_there]:  # base.yaml:703
-                                    _count_value = self.builder[swap_there]  # base.yaml:703
-                                    if _count_value is not None and ((self.block_at[swap_there] == SINGLE or self.block_at[swap_there] == DOUBLE) or self.block_at[swap_there] == TOWER):  # base.yaml:703
-                                        self._counts__1[_count_at * self.num_seats + _count_value] -= 1  # base.yaml:703
                                 self.builder[swap_there] = mine  # base.yaml:703
-                                self._d__mongol_held = self._d__mongol_loss = None  # base.yaml:703
-                                for _count_at in self.board.spot_regions[swap_there]:  # base.yaml:703
-                                    _count_value = self.builder[swap_there]  # base.yaml:703
-                                    if _count_value is not None and ((self.block_at[swap_there] == SINGLE or self.block_at[swap_there] == DOUBLE) or self.block_at[swap_there] == TOWER):  # base.yaml:703
-                                        self._counts__1[_count_at * self.num_seats + _count_value] += 1  # base.yaml:703
+                                self._d__held = self._d__mongol_held = self._d__mongol_loss = None  # base.yaml:703
                                 self._derived = None  # base.yaml:703
 
     def add_piece_if_due(self) -> rt.Steps:
@@ -1668,15 +1639,15 @@ class ChangChengState(rt.State):
         _other._d__double_partners = self._d__double_partners
         _other._d__double_spaces = self._d__double_spaces
         _other._d__tower_spaces = self._d__tower_spaces
+        _other._d__full = self._d__full
         _other._d__wall_complete = self._d__wall_complete
         _other._d__card_provinces = self._d__card_provinces
+        _other._d__held = self._d__held
+        _other._d__sections = self._d__sections
         _other._d__mongol_held = self._d__mongol_held
         _other._d__mongol_loss = self._d__mongol_loss
         _other._kept_end = self._kept_end
         _other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
-        _other._counts__0 = self._counts__0[:]
-        _other._counts__1 = self._counts__1[:]
-        _other._counts__2 = self._counts__2[:]
         _other._actions__first_wall = self._actions__first_wall
         _other._actions__first_card = self._actions__first_card
         _other._actions__place_double = self._actions__place_double
@@ -1690,26 +1661,10 @@ class ChangChengState(rt.State):
         scenario's position): the values kept between moves are forgotten, what is kept beside
         the fields is made again."""
         self._forget_kept()
-        self._counts__0 = [0] * (len(self.board.region_spots))
-        for _count_at in range(len(self.board.region_spots)):
-            for _count_spot in self.board.region_spots[_count_at]:
-                if not self.block_at[_count_spot] != EMPTY:
-                    self._counts__0[_count_at] += 1
-        self._counts__1 = [0] * (len(self.board.region_spots) * self.num_seats)
-        for _count_at in range(len(self.board.region_spots)):
-            for _count_spot in self.board.region_spots[_count_at]:
-                _count_value = self.builder[_count_spot]
-                if _count_value is not None and ((self.block_at[_count_spot] == SINGLE or self.block_at[_count_spot] == DOUBLE) or self.block_at[_count_spot] == TOWER):
-                    self._counts__1[_count_at * self.num_seats + _count_value] += 1
-        self._counts__2 = [0] * (len(self.board.region_spots))
-        for _count_at in range(len(self.board.region_spots)):
-            for _count_spot in self.board.region_spots[_count_at]:
-                if ((self.block_at[_count_spot] == SINGLE or self.block_at[_count_spot] == DOUBLE) or self.block_at[_count_spot] == TOWER):
-                    self._counts__2[_count_at] += 1
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `keep_derived`, `keep_end`): None is stale."""
-        self._d__laid = self._d__provinces_laid = self._d__mongols_laid = self._d__face_regions = self._d__single_spaces = self._d__wall_provinces = self._d__open_provinces = self._d__double_partners = self._d__double_spaces = self._d__tower_spaces = self._d__wall_complete = self._d__card_provinces = self._d__mongol_held = self._d__mongol_loss = self._kept_end = None
+        self._d__laid = self._d__provinces_laid = self._d__mongols_laid = self._d__face_regions = self._d__single_spaces = self._d__wall_provinces = self._d__open_provinces = self._d__double_partners = self._d__double_spaces = self._d__tower_spaces = self._d__full = self._d__wall_complete = self._d__card_provinces = self._d__held = self._d__sections = self._d__mongol_held = self._d__mongol_loss = self._kept_end = None
         self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
     def _action_text(self, _action: rt.Action) -> str:

@@ -347,43 +347,15 @@ class ChangChengTwoPlayerState(ChangChengState):
         self._derived = None  # two-player.yaml:82
         if self._journal is not None and 'block_at' not in self._journal:  # two-player.yaml:83
             self._journal['block_at'] = self.block_at[:]  # two-player.yaml:83
-        for _count_at in self.board.spot_regions[s]:  # two-player.yaml:83
-            if not self.block_at[s] != EMPTY:  # two-player.yaml:83
-                self._counts__0[_count_at] -= 1  # two-player.yaml:83
-        for _count_at in self.board.spot_regions[s]:  # two-player.yaml:83
-            _count_value = self.builder[s]  # two-player.yaml:83
-            if _count_value is not None and ((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER):  # two-player.yaml:83
-                self._counts__1[_count_at * self.num_seats + _count_value] -= 1  # two-player.yaml:83
-        for _count_at in self.board.spot_regions[s]:  # two-player.yaml:83
-            if ((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER):  # two-player.yaml:83
-                self._counts__2[_count_at] -= 1  # two-player.yaml:83
         self.block_at[s] = SINGLE  # two-player.yaml:83
         self._d__single_spaces = self._d__wall_provinces = self._d__double_partners = self._d__double_spaces = None  # two-player.yaml:83
-        self._d__tower_spaces = self._d__wall_complete = self._d__card_provinces = self._d__mongol_held = None  # two-player.yaml:83
-        self._d__mongol_loss = None  # two-player.yaml:83
-        for _count_at in self.board.spot_regions[s]:  # two-player.yaml:83
-            if not self.block_at[s] != EMPTY:  # two-player.yaml:83
-                self._counts__0[_count_at] += 1  # two-player.yaml:83
-        for _count_at in self.board.spot_regions[s]:  # two-player.yaml:83
-            _count_value = self.builder[s]  # two-player.yaml:83
-            if _count_value is not None and ((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER):  # two-player.yaml:83
-                self._counts__1[_count_at * self.num_seats + _count_value] += 1  # two-player.yaml:83
-        for _count_at in self.board.spot_regions[s]:  # two-player.yaml:83
-            if ((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER):  # two-player.yaml:83
-                self._counts__2[_count_at] += 1  # two-player.yaml:83
+        self._d__tower_spaces = self._d__full = self._d__wall_complete = self._d__card_provinces = None  # two-player.yaml:83
+        self._d__held = self._d__sections = self._d__mongol_held = self._d__mongol_loss = None  # two-player.yaml:83
         self._derived = None  # two-player.yaml:83
         if self._journal is not None and 'builder' not in self._journal:  # two-player.yaml:84
             self._journal['builder'] = self.builder[:]  # two-player.yaml:84
-        for _count_at in self.board.spot_regions[s]:  # two-player.yaml:84
-            _count_value = self.builder[s]  # two-player.yaml:84
-            if _count_value is not None and ((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER):  # two-player.yaml:84
-                self._counts__1[_count_at * self.num_seats + _count_value] -= 1  # two-player.yaml:84
         self.builder[s] = (self.num_players + 0)  # two-player.yaml:84
-        self._d__mongol_held = self._d__mongol_loss = None  # two-player.yaml:84
-        for _count_at in self.board.spot_regions[s]:  # two-player.yaml:84
-            _count_value = self.builder[s]  # two-player.yaml:84
-            if _count_value is not None and ((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER):  # two-player.yaml:84
-                self._counts__1[_count_at * self.num_seats + _count_value] += 1  # two-player.yaml:84
+        self._d__held = self._d__mongol_held = self._d__mongol_loss = None  # two-player.yaml:84
         self._derived = None  # two-player.yaml:84
         if self._journal is not None and 'reserved' not in self._journal:  # two-player.yaml:85
             self._journal['reserved'] = self.reserved[:]  # two-player.yaml:85
@@ -401,8 +373,22 @@ class ChangChengTwoPlayerState(ChangChengState):
         pass  # two-player.yaml:91
 
     def held(self, q: int, r: int) -> int:
-        # rules/chang-cheng/two-player.yaml:47
-        return (0 if (q not in range(self.num_players) and self._opt__neutral_walls == NOT_IN_MAJORITIES) else self._counts__1[r * self.num_seats + q])  # two-player.yaml:47; inlined standing (base.yaml:462)
+        # rules/chang-cheng/two-player.yaml:47; kept between moves: recomputed once `block_at` or `builder` changes
+        _kept = self._d__held
+        if _kept is None:
+            _kept = self._d__held = {}
+        elif (q, r) in _kept:
+            return _kept[(q, r)]
+        _cond = q not in range(self.num_players) and self._opt__neutral_walls == NOT_IN_MAJORITIES
+        _total = 0
+        if not (_cond):
+            for s in self.board.region_spots[r]:  # two-player.yaml:47; `aggregate_loops`: `sum` written out as a loop
+                if ((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER) and self.builder[s] == q:
+                    _total += 1
+        _value: int = (0 if (_cond) else _total)  # two-player.yaml:47
+        if len(_kept) < rt.MAX_TABLED:
+            _kept[(q, r)] = _value
+        return _value
 
     def mongol_held(self, q: int, m: int) -> int:
         # rules/chang-cheng/two-player.yaml:50; kept between moves: recomputed once `block_at` or `builder` changes

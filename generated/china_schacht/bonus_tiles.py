@@ -49,7 +49,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
     tile_under: list[Sequence[int]]
     tile_shown: list[Sequence[int]]
     tiles: list[Sequence[int]]
-    _counts__0: list[int]  # `keep_counts`: count covered[s] for s in a region by -, per region and value (a list), adjusted at each write of covered by what the spot adds after it less what it added before (rules/china-schacht/bonus-tiles.yaml:39 ...)
+    _counts__0: list[int] | None  # `keep_counts`: count(covered[s] for s in a region), a list by region and value (None while stale), adjusted at each write of covered by what the spot written adds after it less what it added before (rules/china-schacht/bonus-tiles.yaml:39 ...)
     # Tables of the board every state on it shares, found once as the game starts (pass `bind_board_tables`).
     _actions__reveal: list[rt.Action | None]  # the interned actions of `reveal` (`index_actions`)
 
@@ -269,13 +269,17 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
             if self.covered[s]:  # bonus-tiles.yaml:92
                 self.tile_shown[s] = self.tile_under[s]  # bonus-tiles.yaml:93
                 self.tile_under[s] = ()  # bonus-tiles.yaml:94
-                for _count_at in self.board.spot_regions[s]:  # bonus-tiles.yaml:95
-                    if self.covered[s]:  # bonus-tiles.yaml:95
-                        self._counts__0[_count_at] -= 1  # bonus-tiles.yaml:95
+                _counted = self._counts__0  # bonus-tiles.yaml:95
+                if _counted is not None:  # bonus-tiles.yaml:95
+                    for _count_at in self.board.spot_regions[s]:  # bonus-tiles.yaml:95
+                        if self.covered[s]:  # bonus-tiles.yaml:95
+                            _counted[_count_at] -= 1  # bonus-tiles.yaml:95
                 self.covered[s] = False  # bonus-tiles.yaml:95
-                for _count_at in self.board.spot_regions[s]:  # bonus-tiles.yaml:95
-                    if self.covered[s]:  # bonus-tiles.yaml:95
-                        self._counts__0[_count_at] += 1  # bonus-tiles.yaml:95
+                _counted = self._counts__0  # bonus-tiles.yaml:95
+                if _counted is not None:  # bonus-tiles.yaml:95
+                    for _count_at in self.board.spot_regions[s]:  # bonus-tiles.yaml:95
+                        if self.covered[s]:  # bonus-tiles.yaml:95
+                            _counted[_count_at] += 1  # bonus-tiles.yaml:95
         self.next_phase = PHASE__FIRST_PALACE  # bonus-tiles.yaml:96
 
     def _trigger__take_tile(self) -> None:
@@ -308,7 +312,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
 
     def face_down_in(self, r: int) -> bool:
         # rules/china-schacht/bonus-tiles.yaml:39
-        return (self._counts__0[r] != 0)  # bonus-tiles.yaml:39
+        return ((self._counts__0 or self._recounts__0())[r] != 0)  # bonus-tiles.yaml:39
 
     def tiles_of(self, p: int, c: int) -> int:
         # rules/china-schacht/bonus-tiles.yaml:40
@@ -328,6 +332,16 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
                     break
         return (_cond and _every)  # bonus-tiles.yaml:45; hoisted tiles_of(p, c) out of the loop
 
+    def _recounts__0(self) -> list[int]:
+        # rules/china-schacht/bonus-tiles.yaml:39; kept between moves: `keep_counts`: the table made again from the fields, where it is read stale
+        _counted: list[int] = [0] * (len(self.board.region_spots))
+        for _count_at in range(len(self.board.region_spots)):
+            for _count_spot in self.board.region_spots[_count_at]:
+                if self.covered[_count_spot]:
+                    _counted[_count_at] += 1
+        self._counts__0 = _counted
+        return _counted
+
     def place_bonus_tiles(self) -> None:
         # rules/china-schacht/bonus-tiles.yaml:53
         if self.trace is not None:
@@ -335,13 +349,17 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         for r in self.board.regions_of_kind[PROVINCE]:  # bonus-tiles.yaml:57; inlined provinces (base.yaml:286)
             for _ in range(0, 2):  # bonus-tiles.yaml:58
                 s = rt.draw_from(self.rng, [t for t in self.board.region_spots[r] if ((len(self.board.neighbours[t]) <= 2) and not self.covered[t])])  # bonus-tiles.yaml:59; inlined off_junction (bonus-tiles.yaml:38)
-                for _count_at in self.board.spot_regions[s]:  # bonus-tiles.yaml:60
-                    if self.covered[s]:  # bonus-tiles.yaml:60
-                        self._counts__0[_count_at] -= 1  # bonus-tiles.yaml:60
+                _counted = self._counts__0  # bonus-tiles.yaml:60
+                if _counted is not None:  # bonus-tiles.yaml:60
+                    for _count_at in self.board.spot_regions[s]:  # bonus-tiles.yaml:60
+                        if self.covered[s]:  # bonus-tiles.yaml:60
+                            _counted[_count_at] -= 1  # bonus-tiles.yaml:60
                 self.covered[s] = True  # bonus-tiles.yaml:60
-                for _count_at in self.board.spot_regions[s]:  # bonus-tiles.yaml:60
-                    if self.covered[s]:  # bonus-tiles.yaml:60
-                        self._counts__0[_count_at] += 1  # bonus-tiles.yaml:60
+                _counted = self._counts__0  # bonus-tiles.yaml:60
+                if _counted is not None:  # bonus-tiles.yaml:60
+                    for _count_at in self.board.spot_regions[s]:  # bonus-tiles.yaml:60
+                        if self.covered[s]:  # bonus-tiles.yaml:60
+                            _counted[_count_at] += 1  # bonus-tiles.yaml:60
         for c in (YELLOW, ORANGE, GREEN):  # bonus-tiles.yaml:61; inlined bonus_colours (bonus-tiles.yaml:35)
             for _ in range(0, 6):  # bonus-tiles.yaml:62
                 s = rt.draw_from(self.rng, [t for t in self.board.spots if (self.covered[t] and not self.tile_under[t])])  # bonus-tiles.yaml:63
@@ -364,7 +382,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         _other.tile_under = self.tile_under[:]
         _other.tile_shown = self.tile_shown[:]
         _other.tiles = self.tiles[:]
-        _other._counts__0 = self._counts__0[:]
+        _other._counts__0 = None if self._counts__0 is None else self._counts__0[:]
         _other._actions__reveal = self._actions__reveal
 
     def _fields_set(self) -> None:
@@ -374,11 +392,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         self._forget_kept()
         self._empty__palace_of = self.board.empty_mask(self.palace_of)
         self._has__palace_of = self.board.item_masks(self.palace_of, self.num_seats)
-        self._counts__0 = [0] * (len(self.board.region_spots))
-        for _count_at in range(len(self.board.region_spots)):
-            for _count_spot in self.board.region_spots[_count_at]:
-                if self.covered[_count_spot]:
-                    self._counts__0[_count_at] += 1
+        self._counts__0 = None
 
     def _action_text(self, _action: rt.Action) -> str:
         _name, _args = _action.name, _action.args

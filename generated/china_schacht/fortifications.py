@@ -31,7 +31,7 @@ PALACE_MAY_FOLLOW: Final = 2  # fortification_in_empty: choices of option `forti
 class ChinaSchachtFortificationsState(ChinaSchachtState):
     """A position of China."""
 
-    __slots__ = ('_opt__fortification_in_empty', 'fortifications_left', 'fortified', 'fortified_here', '_counts__0', '_counts__1', '_actions__build', '_keyed_rows__build', '_actions__fortify', '_keyed_rows__fortify')
+    __slots__ = ('_opt__fortification_in_empty', 'fortifications_left', 'fortified', 'fortified_here', '_d__empty', '_d__palace_award', '_actions__build', '_keyed_rows__build', '_actions__fortify', '_keyed_rows__fortify')
     FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = (
         *ChinaSchachtState.FIELDS,
         rt.FieldInfo('fortifications_left', 'player', 'int', '', (), 'all', ''),
@@ -53,8 +53,9 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
     fortifications_left: list[int]
     fortified: list[bool]
     fortified_here: Sequence[int]
-    _counts__0: list[int]  # `keep_counts`: count fortified[s] for s in a region by -, per region and value (a list), adjusted at each write of fortified by what the spot adds after it less what it added before (rules/china-schacht/fortifications.yaml:46 ...)
-    _counts__1: list[int]  # `keep_counts`: count <inlined on_fortification (fortifications.yaml:51): fortified[s] and p in palace_of[s]> for s in a region by p, per region and value (a list), adjusted at each write of fortified, palace_of by what the spot adds after it less what it added before (rules/china-schacht/fortifications.yaml:54 ...)
+    # Values kept between moves (docs/optimiser.md, passes `keep_derived` and `keep_end`): None while stale.
+    _d__empty: dict[int, bool] | None
+    _d__palace_award: dict[int, dict[int, int]] | None
     # Tables of the board every state on it shares, found once as the game starts (pass `bind_board_tables`).
     _actions__build: dict[Any, list[rt.Action | None]]  # the interned actions of `build` (`index_actions`)
     _keyed_rows__build: dict[Any, list[tuple[Sequence[int], list[rt.Action | None]]]]  # the rows of the first choice of `build` by `hand[current]` (`find_rows_by_key`)
@@ -249,21 +250,15 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         self.pay(cards)  # base.yaml:383
         for _item__palace_of in self.palace_of[space]:  # base.yaml:384
             self._has__palace_of[_item__palace_of] &= ~self.board.spot_bit[space]  # base.yaml:384
-        for _count_at in self.board.spot_regions[space]:  # base.yaml:384
-            for _count_key0 in range(self.num_seats):  # base.yaml:384
-                if (self.fortified[space] and _count_key0 in self.palace_of[space]):  # base.yaml:384
-                    self._counts__1[_count_at * self.num_seats + _count_key0] -= 1  # base.yaml:384
         self.palace_of[space] = (self.current,)  # base.yaml:384
         self._d__open_spaces = self._d__can_place = self._kept_end = None  # base.yaml:384
+        self._d__empty = rt.without_keys(self._d__empty, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
         self._d__emissary_room = rt.without_keys(self._d__emissary_room, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
         self._d__province_points = rt.without_keys(self._d__province_points, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
+        self._d__palace_award = rt.without_keys(self._d__palace_award, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
         self._regions_known__emissary_room__1 &= ~self.board.spot_regions_mask[space]  # base.yaml:384; `mask_regions`: the bits of the regions holding it no longer known
         self._empty__palace_of &= ~self.board.spot_bit[space]  # base.yaml:384
         self._has__palace_of[self.current] |= self.board.spot_bit[space]  # base.yaml:384
-        for _count_at in self.board.spot_regions[space]:  # base.yaml:384
-            for _count_key0 in range(self.num_seats):  # base.yaml:384
-                if (self.fortified[space] and _count_key0 in self.palace_of[space]):  # base.yaml:384
-                    self._counts__1[_count_at * self.num_seats + _count_key0] += 1  # base.yaml:384
         self.palaces_left[self.current] -= 1  # base.yaml:385
         self._kept_end = None  # base.yaml:385
         if self._kept_shared:  # base.yaml:385
@@ -294,6 +289,54 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
             # base.yaml:469: refill_hand written out above
         # base.yaml:390: next_piece written out above
 
+    def _do__send(self, cards: Sequence[int], province_to: int) -> None:
+        # rules/china-schacht/base.yaml:391: send
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
+        if self.trace is not None:
+            self.trace.append("actions.send")
+        self.start_placing(province_to)  # base.yaml:401
+        self.pay(cards)  # base.yaml:402
+        if len(self.emissaries[province_to]) > 16:
+            rt.walk(self, self.emissaries[province_to], 1, 'rules/china-schacht/base.yaml:403')
+        self.emissaries[province_to] = (*self.emissaries[province_to], self.current)  # base.yaml:403
+        self._d__can_place = self._kept_end = None  # base.yaml:403
+        if self._kept_shared:  # base.yaml:403
+            self._d__empty = rt.without_key(self._d__empty, province_to)  # base.yaml:403
+            self._d__emissary_room = rt.without_key(self._d__emissary_room, province_to)  # base.yaml:403
+        else:  # base.yaml:403
+            if self._d__empty is not None:  # base.yaml:403
+                self._d__empty.pop(province_to, None)  # base.yaml:403
+            if self._d__emissary_room is not None:  # base.yaml:403
+                self._d__emissary_room.pop(province_to, None)  # base.yaml:403
+        self._regions_known__emissary_room__1 &= ~self.board.region_bit[province_to]  # base.yaml:403; `mask_regions`: the bit of its region no longer known
+        self.emissaries_left[self.current] -= 1  # base.yaml:404
+        self._kept_end = None  # base.yaml:404
+        if self._kept_shared:  # base.yaml:404
+            self._d__can_place = rt.without_key(self._d__can_place, self.current)  # base.yaml:404
+        else:  # base.yaml:404
+            if self._d__can_place is not None:  # base.yaml:404
+                self._d__can_place.pop(self.current, None)  # base.yaml:404
+        # base.yaml:461: next_piece, written out where it is called, base.yaml:405 (`inline_procedures`)
+        if self.trace is not None:
+            self.trace.append("procedures.next_piece")
+        self.placed += 1  # base.yaml:465
+        if ((self.placed < 2 and not self.was_empty) and self.hand[self.current]):  # base.yaml:466
+            self.next_phase = PHASE__SECOND  # base.yaml:467
+        else:
+            # base.yaml:470: refill_hand, written out where it is called, base.yaml:469 (`inline_procedures`)
+            if self.trace is not None:
+                self.trace.append("procedures.refill_hand")
+            if (len(self.hand[self.current]) < 3 and (self.deck or self.face_up)):  # base.yaml:473
+                self.next_phase = PHASE__REFILL  # base.yaml:474
+            else:
+                # base.yaml:477: own_turn_over, written out where it is called, base.yaml:476 (`inline_procedures`)
+                if self.trace is not None:
+                    self.trace.append("procedures.own_turn_over")
+                pass  # base.yaml:480
+                # base.yaml:476: own_turn_over written out above
+            # base.yaml:469: refill_hand written out above
+        # base.yaml:405: next_piece written out above
+
     def _do__fortify(self, cards: Sequence[int], space: int) -> None:
         # rules/china-schacht/fortifications.yaml:71: fortify
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
@@ -301,21 +344,9 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
             self.trace.append("actions.fortify")
         self.start_placing(self.board.region_of[PROVINCE][space])  # fortifications.yaml:86; inlined province_of (base.yaml:284)
         self.pay(cards)  # fortifications.yaml:87
-        for _count_at in self.board.spot_regions[space]:  # fortifications.yaml:88
-            if self.fortified[space]:  # fortifications.yaml:88
-                self._counts__0[_count_at] -= 1  # fortifications.yaml:88
-        for _count_at in self.board.spot_regions[space]:  # fortifications.yaml:88
-            for _count_key0 in range(self.num_seats):  # fortifications.yaml:88
-                if (self.fortified[space] and _count_key0 in self.palace_of[space]):  # fortifications.yaml:88
-                    self._counts__1[_count_at * self.num_seats + _count_key0] -= 1  # fortifications.yaml:88
         self.fortified[space] = True  # fortifications.yaml:88
-        for _count_at in self.board.spot_regions[space]:  # fortifications.yaml:88
-            if self.fortified[space]:  # fortifications.yaml:88
-                self._counts__0[_count_at] += 1  # fortifications.yaml:88
-        for _count_at in self.board.spot_regions[space]:  # fortifications.yaml:88
-            for _count_key0 in range(self.num_seats):  # fortifications.yaml:88
-                if (self.fortified[space] and _count_key0 in self.palace_of[space]):  # fortifications.yaml:88
-                    self._counts__1[_count_at * self.num_seats + _count_key0] += 1  # fortifications.yaml:88
+        self._d__empty = rt.without_keys(self._d__empty, self.board.spot_regions[space], self._kept_shared)  # fortifications.yaml:88
+        self._d__palace_award = rt.without_keys(self._d__palace_award, self.board.spot_regions[space], self._kept_shared)  # fortifications.yaml:88
         self.fortifications_left[self.current] -= 1  # fortifications.yaml:89
         if (self._opt__fortification_in_empty == PALACE_ON_IT and self.was_empty):  # fortifications.yaml:90
             self.fortified_here = rt.held((space,))  # fortifications.yaml:91
@@ -358,12 +389,36 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         self._trigger__fortification_done()
 
     def empty(self, r: int) -> bool:
-        # rules/china-schacht/fortifications.yaml:46
-        return ((not self.emissaries[r] and (self.board.region_mask[r] & ~self._empty__palace_of).bit_count() == 0) and not (self._counts__0[r] != 0))  # fortifications.yaml:46; inlined free (base.yaml:290), palaces_total (base.yaml:288); read from bit masks (`mask_values`): count(... for s in r)
+        # rules/china-schacht/fortifications.yaml:46; kept between moves: recomputed once `emissaries`, `fortified` or `palace_of` changes (a change of `emissaries` at one `r`: the value for that `r` only; a change of `fortified` at one spot: the values of the regions holding it only; a change of `palace_of` at one spot: the values of the regions holding it only)
+        _kept = self._d__empty
+        if _kept is None:
+            _kept = self._d__empty = {}
+        elif r in _kept:
+            return _kept[r]
+        _cond = not self.emissaries[r] and (self.board.region_mask[r] & ~self._empty__palace_of).bit_count() == 0
+        _found = False
+        if _cond:
+            for s in self.board.region_spots[r]:  # fortifications.yaml:46; `aggregate_loops`: `any` written out as a loop
+                if self.fortified[s]:
+                    _found = True
+                    break
+        _value: bool = ((_cond) and not _found)  # fortifications.yaml:46
+        _kept[r] = _value
+        return _value
 
     def palace_award(self, p: int, r: int) -> int:
-        # rules/china-schacht/fortifications.yaml:54
-        return (self.province_points(p, r) * (2 if (self._counts__1[r * self.num_seats + p] != 0) else 1))  # fortifications.yaml:54; inlined on_fortification (fortifications.yaml:51)
+        # rules/china-schacht/fortifications.yaml:54; kept between moves: recomputed once `fortified` or `palace_of` changes (a change of `fortified` at one spot: the values of the regions holding it only; a change of `palace_of` at one spot: the values of the regions holding it only; kept by `r` first, `nest_by_region`)
+        _kept = self._d__palace_award
+        if _kept is None:
+            _kept = self._d__palace_award = {}
+        _nested = _kept.get(r)
+        if _nested is None:
+            _nested = _kept[r] = {}
+        elif p in _nested:
+            return _nested[p]
+        _value: int = (self.province_points(p, r) * (2 if any((self.fortified[s] and p in self.palace_of[s]) for s in self.board.region_spots[r]) else 1))  # fortifications.yaml:54
+        _nested[p] = _value
+        return _value
 
     def chains_of(self, p: int) -> Sequence[Sequence[int]]:
         # rules/china-schacht/base.yaml:321; not kept between moves: only the scores read it, once per player scored (`compute_at_scoring`)
@@ -432,8 +487,10 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         _other.fortified_here = self.fortified_here
         # the values kept between moves hold for the copy too (immutable; a dict of them is shared:
         # what either state adds holds for both, until a change of what it reads drops it from one)
+        _other._d__empty = self._d__empty
         _other._d__emissary_room = self._d__emissary_room
         _other._d__province_points = self._d__province_points
+        _other._d__palace_award = self._d__palace_award
         _other._d__open_spaces = self._d__open_spaces
         _other._d__can_place = self._d__can_place
         _other._kept_end = self._kept_end
@@ -442,8 +499,6 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         _other._regions__emissary_room__1 = self._regions__emissary_room__1
         _other._regions_known__emissary_room__1 = self._regions_known__emissary_room__1
         _other._has__palace_of = self._has__palace_of[:]
-        _other._counts__0 = self._counts__0[:]
-        _other._counts__1 = self._counts__1[:]
         _other._values__payments = self._values__payments
         _other._values__all_payments = self._values__all_payments
         _other._actions__build = self._actions__build
@@ -461,24 +516,11 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         _other._actions__fortify = self._actions__fortify
         _other._keyed_rows__fortify = self._keyed_rows__fortify
 
-    def _fields_set(self) -> None:
-        """The fields were set from outside the rules (the setup's inits, a saved state read, a
-        scenario's position): the values kept between moves are forgotten, what is kept beside
-        the fields is made again."""
-        self._forget_kept()
-        self._empty__palace_of = self.board.empty_mask(self.palace_of)
-        self._has__palace_of = self.board.item_masks(self.palace_of, self.num_seats)
-        self._counts__0 = [0] * (len(self.board.region_spots))
-        for _count_at in range(len(self.board.region_spots)):
-            for _count_spot in self.board.region_spots[_count_at]:
-                if self.fortified[_count_spot]:
-                    self._counts__0[_count_at] += 1
-        self._counts__1 = [0] * (len(self.board.region_spots) * self.num_seats)
-        for _count_at in range(len(self.board.region_spots)):
-            for _count_spot in self.board.region_spots[_count_at]:
-                for _count_key0 in range(self.num_seats):
-                    if (self.fortified[_count_spot] and _count_key0 in self.palace_of[_count_spot]):
-                        self._counts__1[_count_at * self.num_seats + _count_key0] += 1
+    def _forget_kept(self) -> None:
+        """Forget the values kept between moves (pass `keep_derived`, `keep_end`): None is stale."""
+        self._d__empty = self._d__emissary_room = self._d__province_points = self._d__palace_award = self._d__open_spaces = self._d__can_place = self._kept_end = None
+        self._regions__emissary_room__1 = self._regions_known__emissary_room__1 = 0
+        self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
     def _action_text(self, _action: rt.Action) -> str:
         _name, _args = _action.name, _action.args

@@ -34,7 +34,7 @@ PHASE__FIRST_PALACE: Final = 3  # phase
 class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtFortificationsState):
     """A position of China."""
 
-    __slots__ = ('covered', 'tile_under', 'tile_shown', 'tiles', '_counts__2', '_actions__reveal')
+    __slots__ = ('covered', 'tile_under', 'tile_shown', 'tiles', '_counts__0', '_actions__reveal')
     FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = (
         *ChinaSchachtFortificationsState.FIELDS,
         rt.FieldInfo('covered', 'spot', 'bool', '', (), 'all', ''),
@@ -53,7 +53,7 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtFortificationsState)
     tile_under: list[Sequence[int]]
     tile_shown: list[Sequence[int]]
     tiles: list[Sequence[int]]
-    _counts__2: list[int]  # `keep_counts`: count covered[s] for s in a region by -, per region and value (a list), adjusted at each write of covered by what the spot adds after it less what it added before (rules/china-schacht/bonus-tiles.yaml:39 ...)
+    _counts__0: list[int] | None  # `keep_counts`: count(covered[s] for s in a region), a list by region and value (None while stale), adjusted at each write of covered by what the spot written adds after it less what it added before (rules/china-schacht/bonus-tiles.yaml:39 ...)
     # Tables of the board every state on it shares, found once as the game starts (pass `bind_board_tables`).
     _actions__reveal: list[rt.Action | None]  # the interned actions of `reveal` (`index_actions`)
 
@@ -223,21 +223,15 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtFortificationsState)
         self.pay(cards)  # base.yaml:383
         for _item__palace_of in self.palace_of[space]:  # base.yaml:384
             self._has__palace_of[_item__palace_of] &= ~self.board.spot_bit[space]  # base.yaml:384
-        for _count_at in self.board.spot_regions[space]:  # base.yaml:384
-            for _count_key0 in range(self.num_seats):  # base.yaml:384
-                if (self.fortified[space] and _count_key0 in self.palace_of[space]):  # base.yaml:384
-                    self._counts__1[_count_at * self.num_seats + _count_key0] -= 1  # base.yaml:384
         self.palace_of[space] = (self.current,)  # base.yaml:384
         self._d__open_spaces = self._d__can_place = self._kept_end = None  # base.yaml:384
+        self._d__empty = rt.without_keys(self._d__empty, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
         self._d__emissary_room = rt.without_keys(self._d__emissary_room, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
         self._d__province_points = rt.without_keys(self._d__province_points, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
+        self._d__palace_award = rt.without_keys(self._d__palace_award, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
         self._regions_known__emissary_room__1 &= ~self.board.spot_regions_mask[space]  # base.yaml:384; `mask_regions`: the bits of the regions holding it no longer known
         self._empty__palace_of &= ~self.board.spot_bit[space]  # base.yaml:384
         self._has__palace_of[self.current] |= self.board.spot_bit[space]  # base.yaml:384
-        for _count_at in self.board.spot_regions[space]:  # base.yaml:384
-            for _count_key0 in range(self.num_seats):  # base.yaml:384
-                if (self.fortified[space] and _count_key0 in self.palace_of[space]):  # base.yaml:384
-                    self._counts__1[_count_at * self.num_seats + _count_key0] += 1  # base.yaml:384
         self.palaces_left[self.current] -= 1  # base.yaml:385
         self._kept_end = None  # base.yaml:385
         if self._kept_shared:  # base.yaml:385
@@ -278,13 +272,17 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtFortificationsState)
             if self.covered[s]:  # bonus-tiles.yaml:92
                 self.tile_shown[s] = self.tile_under[s]  # bonus-tiles.yaml:93
                 self.tile_under[s] = ()  # bonus-tiles.yaml:94
-                for _count_at in self.board.spot_regions[s]:  # bonus-tiles.yaml:95
-                    if self.covered[s]:  # bonus-tiles.yaml:95
-                        self._counts__2[_count_at] -= 1  # bonus-tiles.yaml:95
+                _counted = self._counts__0  # bonus-tiles.yaml:95
+                if _counted is not None:  # bonus-tiles.yaml:95
+                    for _count_at in self.board.spot_regions[s]:  # bonus-tiles.yaml:95
+                        if self.covered[s]:  # bonus-tiles.yaml:95
+                            _counted[_count_at] -= 1  # bonus-tiles.yaml:95
                 self.covered[s] = False  # bonus-tiles.yaml:95
-                for _count_at in self.board.spot_regions[s]:  # bonus-tiles.yaml:95
-                    if self.covered[s]:  # bonus-tiles.yaml:95
-                        self._counts__2[_count_at] += 1  # bonus-tiles.yaml:95
+                _counted = self._counts__0  # bonus-tiles.yaml:95
+                if _counted is not None:  # bonus-tiles.yaml:95
+                    for _count_at in self.board.spot_regions[s]:  # bonus-tiles.yaml:95
+                        if self.covered[s]:  # bonus-tiles.yaml:95
+                            _counted[_count_at] += 1  # bonus-tiles.yaml:95
         self.next_phase = PHASE__FIRST_PALACE  # bonus-tiles.yaml:96
 
     def _trigger__take_tile(self) -> None:
@@ -317,7 +315,7 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtFortificationsState)
 
     def face_down_in(self, r: int) -> bool:
         # rules/china-schacht/bonus-tiles.yaml:39
-        return (self._counts__2[r] != 0)  # bonus-tiles.yaml:39
+        return ((self._counts__0 or self._recounts__0())[r] != 0)  # bonus-tiles.yaml:39
 
     def tiles_of(self, p: int, c: int) -> int:
         # rules/china-schacht/bonus-tiles.yaml:40
@@ -337,6 +335,16 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtFortificationsState)
                     break
         return (_cond and _every)  # bonus-tiles.yaml:45; hoisted tiles_of(p, c) out of the loop
 
+    def _recounts__0(self) -> list[int]:
+        # rules/china-schacht/bonus-tiles.yaml:39; kept between moves: `keep_counts`: the table made again from the fields, where it is read stale
+        _counted: list[int] = [0] * (len(self.board.region_spots))
+        for _count_at in range(len(self.board.region_spots)):
+            for _count_spot in self.board.region_spots[_count_at]:
+                if self.covered[_count_spot]:
+                    _counted[_count_at] += 1
+        self._counts__0 = _counted
+        return _counted
+
     def place_bonus_tiles(self) -> None:
         # rules/china-schacht/bonus-tiles.yaml:53
         if self.trace is not None:
@@ -344,13 +352,17 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtFortificationsState)
         for r in self.board.regions_of_kind[PROVINCE]:  # bonus-tiles.yaml:57; inlined provinces (base.yaml:286)
             for _ in range(0, 2):  # bonus-tiles.yaml:58
                 s = rt.draw_from(self.rng, [t for t in self.board.region_spots[r] if ((len(self.board.neighbours[t]) <= 2) and not self.covered[t])])  # bonus-tiles.yaml:59; inlined off_junction (bonus-tiles.yaml:38)
-                for _count_at in self.board.spot_regions[s]:  # bonus-tiles.yaml:60
-                    if self.covered[s]:  # bonus-tiles.yaml:60
-                        self._counts__2[_count_at] -= 1  # bonus-tiles.yaml:60
+                _counted = self._counts__0  # bonus-tiles.yaml:60
+                if _counted is not None:  # bonus-tiles.yaml:60
+                    for _count_at in self.board.spot_regions[s]:  # bonus-tiles.yaml:60
+                        if self.covered[s]:  # bonus-tiles.yaml:60
+                            _counted[_count_at] -= 1  # bonus-tiles.yaml:60
                 self.covered[s] = True  # bonus-tiles.yaml:60
-                for _count_at in self.board.spot_regions[s]:  # bonus-tiles.yaml:60
-                    if self.covered[s]:  # bonus-tiles.yaml:60
-                        self._counts__2[_count_at] += 1  # bonus-tiles.yaml:60
+                _counted = self._counts__0  # bonus-tiles.yaml:60
+                if _counted is not None:  # bonus-tiles.yaml:60
+                    for _count_at in self.board.spot_regions[s]:  # bonus-tiles.yaml:60
+                        if self.covered[s]:  # bonus-tiles.yaml:60
+                            _counted[_count_at] += 1  # bonus-tiles.yaml:60
         for c in (YELLOW, ORANGE, GREEN):  # bonus-tiles.yaml:61; inlined bonus_colours (bonus-tiles.yaml:35)
             for _ in range(0, 6):  # bonus-tiles.yaml:62
                 s = rt.draw_from(self.rng, [t for t in self.board.spots if (self.covered[t] and not self.tile_under[t])])  # bonus-tiles.yaml:63
@@ -373,7 +385,7 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtFortificationsState)
         _other.tile_under = self.tile_under[:]
         _other.tile_shown = self.tile_shown[:]
         _other.tiles = self.tiles[:]
-        _other._counts__2 = self._counts__2[:]
+        _other._counts__0 = None if self._counts__0 is None else self._counts__0[:]
         _other._actions__reveal = self._actions__reveal
 
     def _fields_set(self) -> None:
@@ -383,22 +395,7 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtFortificationsState)
         self._forget_kept()
         self._empty__palace_of = self.board.empty_mask(self.palace_of)
         self._has__palace_of = self.board.item_masks(self.palace_of, self.num_seats)
-        self._counts__0 = [0] * (len(self.board.region_spots))
-        for _count_at in range(len(self.board.region_spots)):
-            for _count_spot in self.board.region_spots[_count_at]:
-                if self.fortified[_count_spot]:
-                    self._counts__0[_count_at] += 1
-        self._counts__1 = [0] * (len(self.board.region_spots) * self.num_seats)
-        for _count_at in range(len(self.board.region_spots)):
-            for _count_spot in self.board.region_spots[_count_at]:
-                for _count_key0 in range(self.num_seats):
-                    if (self.fortified[_count_spot] and _count_key0 in self.palace_of[_count_spot]):
-                        self._counts__1[_count_at * self.num_seats + _count_key0] += 1
-        self._counts__2 = [0] * (len(self.board.region_spots))
-        for _count_at in range(len(self.board.region_spots)):
-            for _count_spot in self.board.region_spots[_count_at]:
-                if self.covered[_count_spot]:
-                    self._counts__2[_count_at] += 1
+        self._counts__0 = None
 
     def _action_text(self, _action: rt.Action) -> str:
         _name, _args = _action.name, _action.args

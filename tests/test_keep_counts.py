@@ -31,7 +31,8 @@ def players(game: rulewright.Game) -> int:
 
 
 def tables(state: Any) -> list[str]:
-    return sorted(s for cls in type(state).__mro__ for s in getattr(cls, "__slots__", ()) if s.startswith("_counts__"))
+    """The slots of the tables a state keeps (in dir(): a native state has no `__slots__`)."""
+    return sorted(s for s in dir(state) if s.startswith("_counts__"))
 
 
 def served(ruleset: str) -> list[t.Define]:

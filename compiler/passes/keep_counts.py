@@ -3,11 +3,9 @@ number per spot), kept in the state for every region and every value of what the
 adjusted at each write of a field it reads by what the spot written adds after the write less what it
 added before it: the delta rule of first-order view maintenance (docs/optimiser.md).
 
-Chang Cheng asks, as a province is scored, `held(q, r)`: `count(standing(s) and builder[s] == q for s in
-spots_of(r))` for every owner q, and `sections(r)`; as a wall is built, `full(r)`: `all(block_at[s] !=
-empty for s in spots_of(r))` for each province it touches. Each is a walk of the region's spots at
-every question, and `keep_derived` drops every value kept of them at every section built. Found: a
-comprehension
+China (Schacht)'s bonus tiles ask `face_down_in(r)`: `any(covered[s] for s in r)` for every open space
+and province their listings walk: a walk of the province's spaces, which `keep_derived` kept in a
+dict dropped by region at every tile laid or turned. Found: a comprehension
 
 - `count(T for s in D)`, `sum(V for s in D)`, `any(T for s in D)`, `all(T for s in D)`, one clause,
   no condition, not served by a pass before it (a mask, a count of a list, a set operation);
@@ -29,10 +27,11 @@ one) and then by the value of each local in turn; one table serves every compreh
 form. Lowering (compiler/lower/counts.py) writes the comprehension as a read of it, and, around each
 assignment of a field it reads at one spot (a local or a number, a value that cannot fail:
 `mask_values.at_one_spot`), the spot's contribution to each region holding it
-(`board.spot_regions`), for every value of the locals, taken off before and added after; any
-other assignment of the field makes the table again after it, and so does `_fields_set()` (inits,
-a saved state, a scenario's position, the journal's state a waiting move began in); `_copy_fields`
-copies the list. Nothing is chosen by a rule file: the pass finds the forms from the program's types.
+(`board.spot_regions`), for every value of the locals (or, grouped, at the value a field holds),
+taken off before and added after; any other assignment of the field makes the table stale (None),
+and so does `_fields_set()` (inits, a saved state, a scenario's position, the journal's state a
+waiting move began in): it is made again where it is first read. `_copy_fields` copies the list.
+Nothing is chosen by a rule file: the pass finds the forms from the program's types.
 """
 
 from __future__ import annotations

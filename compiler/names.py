@@ -142,8 +142,10 @@ def board_function(board: str) -> str:
 # `_mask__<field>__<value>`; (passes `mask_values`, `mask_spot_filters`) the spots whose list or set
 # is empty, `_empty__<field>`, the spots holding each value, `_has__<field>` or `_is__<field>`;
 # (pass `mask_regions`) the regions passing a test of a kept definition, `_regions__<define>__<n>`,
-# and those whose bit of it is known, `_regions_known__<define>__<n>` (`_regions_within__...` a method).
-KEPT_TAGS = ("mask", "empty", "has", "is", "regions", "regions_known", "regions_within")
+# and those whose bit of it is known, `_regions_known__<define>__<n>` (`_regions_within__...` a method);
+# (pass `keep_counts`) a table of counts kept up to date, `_counts__<n>` (a number: no rule name is one), and
+# the method making it again, `_recounts__<n>`.
+KEPT_TAGS = ("mask", "empty", "has", "is", "regions", "regions_known", "regions_within", "counts", "recounts")
 # At most this many choices of an action are listed through tables (each has its locals: TEMPLATE_LOCALS).
 MAX_TABLE_CHOICES = 8
 # Members the template gives every generated state class (the runtime's State has most already).
@@ -239,6 +241,8 @@ TEMPLATE_LOCALS = frozenset({
     "_regions_mask", "_regions_stale", "_held_regions", "_in_region", "_row_actions",
     *(f"_kept_regions{k}" for k in range(MAX_TABLE_CHOICES)),
     "_rounds",  # how many rounds a loop whose joins are made at once makes (pass `join_rounds`)
+    # a count kept up to date: the region of a spot, each value of a local, the table made again (pass `keep_counts`)
+    "_count_at", "_count_spot", "_count_value", "_count_key0", "_count_key1", "_counted",
 })
 # Locals that start with `_`, so that no rule local can be one of them (no list of names to keep a rule
 # file's locals off them): an aggregate written out as a loop, its result, whether an item is the

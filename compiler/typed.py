@@ -201,6 +201,9 @@ class Comprehension:
     # (pass `hoist_masks`) a list of spots made from masks, in a later choice of a listing, whose joined
     # masks read no local: joined once, before the listing's loops
     joined_once: bool = False
+    # (pass `keep_counts`) a count, sum, `any` or `all` over the board's or a region's spots read from a table
+    # kept up to date at each write of the fields it reads (`TypedProgram.kept_counts`)
+    kept_count: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,7 +259,7 @@ Expr = (Num | Str | Bool | Ref | Invalid | DefineCall | Builtin | PerIndex | Lis
 # computes (`analysis.keys.key`) leaves them out.
 FORMS = frozenset({"sorted_set", "items_written", "from_nonnegative", "when_written_out", "drawn_out",
                    "joins_rounds", "component_set", "value_mask", "mask_read", "spot_filter", "counted",
-                   "joined_once"})
+                   "joined_once", "kept_count"})
 
 
 # -- sets of spots kept as bit masks, and the filters made from them (passes `mask_spot_sets`, `mask_values`,
@@ -287,6 +290,28 @@ class ValueMask:
     count: str
     slot: str
     span: SourceSpan  # where such a test is first written
+
+
+@dataclass(frozen=True, slots=True)
+class KeptCount:
+    """(pass `keep_counts`) How many spots pass a test (or the sum of a number per spot), over the board's
+    spots (`region` False) or over each region's, for each value of the locals the test reads (`params`,
+    each of a finite type: `sizes` is the code of how many values each has): a list of ints in the state's
+    slot `slot`, indexed by region, then by each param in turn; adjusted at each write of a field in
+    `fields` by what the spot written adds after it less what it added before it. `term` is what one
+    spot `var` adds: a test (counted; for `all`, the test negated: how many fail) or a number (summed).
+    `key` says which comprehensions it serves (the same form, over the same kind of domain)."""
+
+    slot: str
+    key: str
+    summed: bool
+    region: bool
+    var: Symbol
+    term: Expr
+    params: tuple[Symbol, ...]
+    sizes: tuple[str, ...]
+    fields: tuple[str, ...]
+    span: SourceSpan  # where such a comprehension is first written
 
 
 @dataclass(frozen=True, slots=True)
@@ -775,6 +800,8 @@ class TypedProgram:
     masks: tuple[Mask, ...] = ()
     # (pass `mask_values`) the fields per spot whose spots holding each value (a player) are kept as a mask per value
     value_masks: tuple[ValueMask, ...] = ()
+    # (pass `keep_counts`) the counts and sums over spots kept up to date at each write of the fields they read
+    kept_counts: tuple[KeptCount, ...] = ()
     # (pass `intersect_components`) the component attributes (their tables) whose sets of components the module holds,
     # each with its number of values (0: a truth value), for counts and tests over sets of components
     component_sets: tuple[tuple[str, int], ...] = ()

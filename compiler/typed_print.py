@@ -71,6 +71,8 @@ def _form(e: t.Expr) -> str | None:
             return "the list's own count"
         case t.Comprehension(component_set=True):
             return "a set operation"
+        case t.Comprehension(kept_count=True):
+            return "read from a table of counts kept up to date"
         case t.Binary(items_written=True):
             return "items written out"
         case t.Builtin(from_nonnegative=True):
@@ -234,6 +236,8 @@ def _program(p: t.TypedProgram) -> Iterator[str]:  # noqa: C901 (one section eac
         yield f"mask {m.slot}: the spots whose {m.field} {what}  @{where(m.span)}"
     for vm in p.value_masks:
         yield f"masks {vm.slot}: per value v of {vm.count}, the spots whose {vm.field} {vm.op} v  @{where(vm.span)}"
+    for k in p.kept_counts:
+        yield f"counts {k.slot}: {k.key}, adjusted at each write of {', '.join(k.fields)}  @{where(k.span)}"
     for table, values in p.component_sets:
         yield f"component sets of {table}: by {'truth value' if not values else f'{values} values'}"
     for c in p.components:

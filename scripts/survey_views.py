@@ -21,8 +21,8 @@ written, a variant's file counting what it adds or replaces and its base's again
   definitions called, searches).
 
 For each form: how many, and how many a pass serves today (read from masks, counts of a list,
-set operations: the marks `mask_read`, `value_mask`, `spot_filter`, `counted`, `component_set`
-on the optimised program's node of the same rule span).
+set operations, tables of counts: the marks `mask_read`, `value_mask`, `spot_filter`, `counted`,
+`component_set`, `kept_count` on the optimised program's node of the same rule span).
 """
 
 from __future__ import annotations
@@ -116,7 +116,7 @@ def classify(e: t.Comprehension) -> str:
     return "other"
 
 
-MARKS = ("mask_read", "value_mask", "counted", "component_set")
+MARKS = ("mask_read", "value_mask", "counted", "component_set", "kept_count")
 
 
 def served_spans(program: t.TypedProgram) -> set[tuple[str, int, int]]:

@@ -64,8 +64,8 @@ def test_the_definitions_read_in_their_region_only_are_found() -> None:
     `emissary_room(r)` and `province_points(p, r)` read it through them, at their own `r`. Not
     `chains_of(p)` (every spot of the board), `can_place(p)` (`any(free(s) for s in spots)`) or
     `open_spaces` (no parameter). (Without `mask_values`: with it, `palaces_in` and `palaces_total`
-    are popcounts of masks, kept no more.)"""
-    without = passes.ALL - {"mask_values"}
+    are popcounts of masks, kept no more; and without `keep_counts`, which keeps them as tables then.)"""
+    without = passes.ALL - {"mask_values", "keep_counts"}
     found = {(name, f, k) for name, f, k in decided("china-schacht", without).regions}
     assert found == {("palaces_in", "palace_of", 1), ("palaces_total", "palace_of", 0),
                      ("emissary_room", "palace_of", 0), ("province_points", "palace_of", 1)}
@@ -107,7 +107,8 @@ def test_a_definition_of_two_parameters_not_nested_is_dropped_whole() -> None:
     # a definition of two parameters is dropped whole (lower._dropped_at), unless its values are kept
     # by region first (pass `nest_by_region`, test_nested_values_drop_the_regions_changed_only)
     whole = rulewright.compiler.driver.compile_file(ruleset_file("china-schacht"),
-                                                    passes.ALL - {"nest_by_region", "mask_values"}).source
+                                                    passes.ALL - {"nest_by_region", "mask_values",
+                                                                  "keep_counts"}).source
     assert "self._d__palaces_in = self._d__province_points = " in whole
 
 
@@ -161,7 +162,8 @@ def test_definitions_of_several_parameters_are_nested_by_their_region_only() -> 
     not by an entity: Mandarin's `held(p, a)`, read at its player only, stays one dict (measured
     slower nested, compiler/passes/nest_by_region.py); nor by the animal its values could be dropped
     by (`keep_derived.attribute_entries`: measured slower too)."""
-    assert decided("china-schacht", passes.ALL - {"mask_values"}).nested == (("palaces_in", 1), ("province_points", 1))
+    assert decided("china-schacht", passes.ALL - {"mask_values", "keep_counts"}).nested == (
+        ("palaces_in", 1), ("province_points", 1))
     assert decided("china-schacht").nested == (("province_points", 1),)  # (`palaces_in`: a popcount, `mask_values`)
     # (with `intersect_components`, `held` is a set operation, not kept)
     mandarin = decided("mandarin", passes.ALL - {"intersect_components"})

@@ -12,8 +12,8 @@ from pathlib import Path
 LOWER = Path(__file__).resolve().parents[1] / "compiler" / "lower"
 # bottom up: the helpers on code text, the shared state, then the parts by syntax; the package's
 # entry point on top (the members lowering gives are compiler/lowered.py, beside the IR)
-ORDER = ["code", "lowerer", "masks", "regions", "boards", "limits", "expressions", "comprehensions", "effects",
-         "definitions", "listings", "actions", "rules", "__init__"]
+ORDER = ["code", "lowerer", "masks", "counts", "regions", "boards", "limits", "expressions", "comprehensions",
+         "effects", "definitions", "listings", "actions", "rules", "__init__"]
 
 
 def imported(path: Path) -> dict[str, list[tuple[int, bool]]]:

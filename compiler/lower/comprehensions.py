@@ -20,7 +20,7 @@ from ..pyir import BinOp, Call, Compare, Comprehension, Constant, GeneratorExp, 
 from ..pyprint import text
 from ..typed import Symbol
 from ..types import unify
-from . import boards, expressions, limits, masks
+from . import boards, counts, expressions, limits, masks
 from .code import charges, items_of_names, reads, unparenthesised
 from .regions import any_of, ordered
 
@@ -33,6 +33,8 @@ def comprehension(lo: Lowerer, e: t.Comprehension) -> pyir.Expr:
     py = plain_comprehension(lo, e)  # (its facts: what the plain code is proven to cost)
     if masked is None and not charges(py):  # (pass `mask_values`: masks per value, the empty spots)
         masked = value_masks_code(lo, e)
+    if masked is None and not charges(py):  # (pass `keep_counts`: a count kept up to date)
+        masked = counts.read(lo, e)
     if masked is None and not charges(py):
         # (passes `mask_spot_filters`, `count_items`, `intersect_components`: where the plain code
         # charges no work as it runs)

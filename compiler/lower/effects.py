@@ -36,7 +36,7 @@ from ..pyir import (
 from ..pyprint import text as code_of
 from ..typed import Symbol
 from ..types import ANY
-from . import expressions, limits, masks
+from . import counts, expressions, limits, masks
 from .code import _annotation, _narrows, _typed, operand
 from .expressions import set_items_joined
 
@@ -120,9 +120,11 @@ def stmt(lo: Lowerer, s: t.Stmt) -> list[Stmt]:
                                     lo.nested, lo.attribute_drops.get(s.target.name, {}), _item_again(s),
                                     own=lo.typed.drops_in_place, known=lo.region_known)
             # the bit masks kept over the field assigned (passes `mask_spot_sets`, `mask_values`)
-            kept = spanned((*masks.after_assign(lo, s), *masks.after_assign_values(lo, s)), s.span)
-            # (the old items' bits, cleared before)
-            old = spanned(masks.before_assign_values(lo, s), s.span)
+            # and the counts kept over it (pass `keep_counts`)
+            kept = spanned((*masks.after_assign(lo, s), *masks.after_assign_values(lo, s),
+                            *counts.after_assign(lo, s)), s.span)
+            # (the old items' bits, cleared before; the spot's old terms, taken off)
+            old = spanned((*masks.before_assign_values(lo, s), *counts.before_assign(lo, s)), s.span)
             journal = journal_lines(lo, s)
             if lo.caching and s.target.kind in ("field", "perfield"):  # derived values are stale now
                 return journal + statement(lo, lambda: [*old, assigned(lo, s), *stale, *kept,

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from ..lowered import LoweredFunction, LoweredPhase, LoweredTrigger, Program
 from ..pyir import Call, Name
-from . import actions, boards, definitions, effects, limits
+from . import actions, boards, counts, definitions, effects, limits
 from .code import answer_format
 from .lowerer import END_SLOT, _asks
 
@@ -48,6 +48,7 @@ def run(lo: Lowerer) -> Program:
     prog.resets = frozenset(lo.resets)
     prog.called = frozenset(lo.called)
     boards.kept_masks(lo)
+    counts.kept(lo)  # (pass `keep_counts`) the counts kept up to date, and the methods making them again
     prog.board_lookups = [(slot, *found) for slot, found in lo.board_lookups.items()]
     return prog
 

@@ -82,6 +82,9 @@ PASSES: dict[str, str] = {
     "sort_sets": "a list of a set's items as they are is the set sorted, not a walk making the sorted list again",
     "remember_values": "a definition that is a function of one small value of the game (a hand of cards) is "
                        "remembered by that value, in a table of the board every state shares",
+    "keep_counts": "a count, sum, any or all of a test of the spots of the board or of a region, reading fields at "
+                   "the spot, is kept per region and per value of the players or values it reads, adjusted at "
+                   "each write of those fields by what the spot adds after it less what it added before",
     "keep_derived": "definitions that loop are kept in the state between moves, recomputed once a field they read "
                     "changes",
     "drop_by_region": "a change of a field per spot drops, of a kept definition that reads it only in its region's "
@@ -169,6 +172,7 @@ LEVEL: dict[str, str] = {
     "compute_inside_kept": "representation",
     "compute_at_scoring": "representation",
     "remember_values": "representation",
+    "keep_counts": "representation",  # TypedProgram.kept_counts; marks Comprehension.kept_count
     "keep_derived": "representation",
     "drop_by_region": "representation",
     "nest_by_region": "representation",

@@ -38,6 +38,7 @@ from ..analysis.keeping import attribute_entries, entries, worth_keeping
 from ..analysis.reads import Dependencies
 from ..analysis.walk import expressions
 from .count_items import walkless
+from .keep_counts import served as counts_served
 from .mask_spot_sets import MASK_USES
 
 
@@ -46,8 +47,9 @@ def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
     defines = {d.name: d for d in program.defines}
     constants = {name: value for name, value, _ in program.tables.constants}
 
-    def no_walk(x: t.Expr) -> bool:
-        return walkless(program, x, defines, constants)
+    def no_walk(x: t.Expr) -> bool:  # (a count kept up to date, pass `keep_counts`: no walk either)
+        return walkless(program, x, defines, constants) or (isinstance(x, t.Comprehension)
+                                                            and counts_served(program, x, defines) is not None)
 
     def no_walk_but_lists(x: t.Expr) -> bool:  # a list of a mask's spots (`mask_spot_sets`) is made spot by spot
         return no_walk(x) and not (isinstance(x, t.Comprehension) and x.func == "list" and x.mask_read)

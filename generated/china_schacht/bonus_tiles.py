@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/bonus-tiles.yaml  sha256:c8d8905583cc404f
 # Change the rules and run `rulewright compile china-schacht/bonus-tiles` instead.
-# Optimised by the passes (docs/optimiser.md): intersect_components, mask_values, compute_inside_kept, compute_at_scoring, inline, inline_procedures, hoist, mask_spot_sets, mask_spot_filters, hoist_masks, hoist_choices, count_items, unwrap_set_items, unwrap_list_items, join_rounds, draw_out, bound_ranges, sort_sets, remember_values, keep_derived, drop_by_region, nest_by_region, unswitch, drop_in_place, hoist_lazily, keep_end, index_actions, gather_spots, remember_listings, key_sorted_lists, find_rows_by_key, mask_regions, inline_guards, write_out_moves, journal_changes, aggregate_loops, bind_board_tables.
+# Optimised by the passes (docs/optimiser.md): intersect_components, mask_values, compute_inside_kept, compute_at_scoring, inline, inline_procedures, hoist, mask_spot_sets, mask_spot_filters, hoist_masks, hoist_choices, count_items, unwrap_set_items, unwrap_list_items, join_rounds, draw_out, bound_ranges, sort_sets, remember_values, keep_counts, keep_derived, drop_by_region, nest_by_region, unswitch, drop_in_place, hoist_lazily, keep_end, index_actions, gather_spots, remember_listings, key_sorted_lists, find_rows_by_key, mask_regions, inline_guards, write_out_moves, journal_changes, aggregate_loops, bind_board_tables.
 """China (Michael Schacht): rule set `china-schacht/bonus-tiles`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ PHASE__FIRST_PALACE: Final = 3  # phase
 class ChinaSchachtBonusTilesState(ChinaSchachtState):
     """A position of China."""
 
-    __slots__ = ('covered', 'tile_under', 'tile_shown', 'tiles', '_d__face_down_in', '_actions__reveal')
+    __slots__ = ('covered', 'tile_under', 'tile_shown', 'tiles', '_counts__0', '_actions__reveal')
     FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = (
         *ChinaSchachtState.FIELDS,
         rt.FieldInfo('covered', 'spot', 'bool', '', (), 'all', ''),
@@ -49,8 +49,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
     tile_under: list[Sequence[int]]
     tile_shown: list[Sequence[int]]
     tiles: list[Sequence[int]]
-    # Values kept between moves (docs/optimiser.md, passes `keep_derived` and `keep_end`): None while stale.
-    _d__face_down_in: dict[int, bool] | None
+    _counts__0: list[int] | None  # `keep_counts`: count(covered[s] for s in a region), a list by region and value (None while stale), adjusted at each write of covered by what the spot written adds after it less what it added before (rules/china-schacht/bonus-tiles.yaml:39 ...)
     # Tables of the board every state on it shares, found once as the game starts (pass `bind_board_tables`).
     _actions__reveal: list[rt.Action | None]  # the interned actions of `reveal` (`index_actions`)
 
@@ -270,8 +269,17 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
             if self.covered[s]:  # bonus-tiles.yaml:92
                 self.tile_shown[s] = self.tile_under[s]  # bonus-tiles.yaml:93
                 self.tile_under[s] = ()  # bonus-tiles.yaml:94
+                _counted = self._counts__0  # bonus-tiles.yaml:95
+                if _counted is not None:  # bonus-tiles.yaml:95
+                    for _count_at in self.board.spot_regions[s]:  # bonus-tiles.yaml:95
+                        if self.covered[s]:  # bonus-tiles.yaml:95
+                            _counted[_count_at] -= 1  # bonus-tiles.yaml:95
                 self.covered[s] = False  # bonus-tiles.yaml:95
-                self._d__face_down_in = rt.without_keys(self._d__face_down_in, self.board.spot_regions[s], self._kept_shared)  # bonus-tiles.yaml:95
+                _counted = self._counts__0  # bonus-tiles.yaml:95
+                if _counted is not None:  # bonus-tiles.yaml:95
+                    for _count_at in self.board.spot_regions[s]:  # bonus-tiles.yaml:95
+                        if self.covered[s]:  # bonus-tiles.yaml:95
+                            _counted[_count_at] += 1  # bonus-tiles.yaml:95
         self.next_phase = PHASE__FIRST_PALACE  # bonus-tiles.yaml:96
 
     def _trigger__take_tile(self) -> None:
@@ -303,20 +311,8 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         return len(self.board.neighbours[s]) <= 2  # bonus-tiles.yaml:38
 
     def face_down_in(self, r: int) -> bool:
-        # rules/china-schacht/bonus-tiles.yaml:39; kept between moves: recomputed once `covered` changes (a change of `covered` at one spot: the values of the regions holding it only)
-        _kept = self._d__face_down_in
-        if _kept is None:
-            _kept = self._d__face_down_in = {}
-        elif r in _kept:
-            return _kept[r]
-        _found = False
-        for s in self.board.region_spots[r]:  # bonus-tiles.yaml:39; `aggregate_loops`: `any` written out as a loop
-            if self.covered[s]:
-                _found = True
-                break
-        _value: bool = _found  # bonus-tiles.yaml:39
-        _kept[r] = _value
-        return _value
+        # rules/china-schacht/bonus-tiles.yaml:39
+        return ((self._counts__0 or self._recounts__0())[r] != 0)  # bonus-tiles.yaml:39
 
     def tiles_of(self, p: int, c: int) -> int:
         # rules/china-schacht/bonus-tiles.yaml:40
@@ -336,6 +332,16 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
                     break
         return (_cond and _every)  # bonus-tiles.yaml:45; hoisted tiles_of(p, c) out of the loop
 
+    def _recounts__0(self) -> list[int]:
+        # rules/china-schacht/bonus-tiles.yaml:39; kept between moves: `keep_counts`: the table made again from the fields, where it is read stale
+        _counted: list[int] = [0] * (len(self.board.region_spots))
+        for _count_at in range(len(self.board.region_spots)):
+            for _count_spot in self.board.region_spots[_count_at]:
+                if self.covered[_count_spot]:
+                    _counted[_count_at] += 1
+        self._counts__0 = _counted
+        return _counted
+
     def place_bonus_tiles(self) -> None:
         # rules/china-schacht/bonus-tiles.yaml:53
         if self.trace is not None:
@@ -343,8 +349,17 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         for r in self.board.regions_of_kind[PROVINCE]:  # bonus-tiles.yaml:57; inlined provinces (base.yaml:286)
             for _ in range(0, 2):  # bonus-tiles.yaml:58
                 s = rt.draw_from(self.rng, [t for t in self.board.region_spots[r] if ((len(self.board.neighbours[t]) <= 2) and not self.covered[t])])  # bonus-tiles.yaml:59; inlined off_junction (bonus-tiles.yaml:38)
+                _counted = self._counts__0  # bonus-tiles.yaml:60
+                if _counted is not None:  # bonus-tiles.yaml:60
+                    for _count_at in self.board.spot_regions[s]:  # bonus-tiles.yaml:60
+                        if self.covered[s]:  # bonus-tiles.yaml:60
+                            _counted[_count_at] -= 1  # bonus-tiles.yaml:60
                 self.covered[s] = True  # bonus-tiles.yaml:60
-                self._d__face_down_in = rt.without_keys(self._d__face_down_in, self.board.spot_regions[s], self._kept_shared)  # bonus-tiles.yaml:60
+                _counted = self._counts__0  # bonus-tiles.yaml:60
+                if _counted is not None:  # bonus-tiles.yaml:60
+                    for _count_at in self.board.spot_regions[s]:  # bonus-tiles.yaml:60
+                        if self.covered[s]:  # bonus-tiles.yaml:60
+                            _counted[_count_at] += 1  # bonus-tiles.yaml:60
         for c in (YELLOW, ORANGE, GREEN):  # bonus-tiles.yaml:61; inlined bonus_colours (bonus-tiles.yaml:35)
             for _ in range(0, 6):  # bonus-tiles.yaml:62
                 s = rt.draw_from(self.rng, [t for t in self.board.spots if (self.covered[t] and not self.tile_under[t])])  # bonus-tiles.yaml:63
@@ -367,16 +382,17 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         _other.tile_under = self.tile_under[:]
         _other.tile_shown = self.tile_shown[:]
         _other.tiles = self.tiles[:]
-        # the values kept between moves hold for the copy too (immutable; a dict of them is shared:
-        # what either state adds holds for both, until a change of what it reads drops it from one)
-        _other._d__face_down_in = self._d__face_down_in
+        _other._counts__0 = None if self._counts__0 is None else self._counts__0[:]
         _other._actions__reveal = self._actions__reveal
 
-    def _forget_kept(self) -> None:
-        """Forget the values kept between moves (pass `keep_derived`, `keep_end`): None is stale."""
-        self._d__emissary_room = self._d__province_points = self._d__open_spaces = self._d__can_place = self._d__face_down_in = self._kept_end = None
-        self._regions__emissary_room__1 = self._regions_known__emissary_room__1 = 0
-        self._kept_shared = False  # (no dict left: those made from now on are this state's own)
+    def _fields_set(self) -> None:
+        """The fields were set from outside the rules (the setup's inits, a saved state read, a
+        scenario's position): the values kept between moves are forgotten, what is kept beside
+        the fields is made again."""
+        self._forget_kept()
+        self._empty__palace_of = self.board.empty_mask(self.palace_of)
+        self._has__palace_of = self.board.item_masks(self.palace_of, self.num_seats)
+        self._counts__0 = None
 
     def _action_text(self, _action: rt.Action) -> str:
         _name, _args = _action.name, _action.args

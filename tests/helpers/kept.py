@@ -46,8 +46,9 @@ def kept_values(state: State) -> dict[str, Any]:
 @cache
 def nesting(ruleset: str) -> dict[str, int]:
     """The kept slots whose values are nested by one parameter (pass `nest_by_region`): its position."""
-    # (and without `mask_values`: the tests of `nest_by_region` play China (Schacht) with `palaces_in` kept)
-    return {f"_d__{d.name}": d.kept.nested for enabled in (passes.ALL, passes.ALL - {"mask_values"})
+    # (and without `mask_values` and `keep_counts`: the tests of `nest_by_region` play China (Schacht) with
+    # `palaces_in` kept)
+    return {f"_d__{d.name}": d.kept.nested for enabled in (passes.ALL, passes.ALL - {"mask_values", "keep_counts"})
             for d in passes.optimise(typed(ruleset), enabled).defines
             if d.kept is not None and d.kept.nested is not None}
 

@@ -340,8 +340,8 @@ class Assign:
     # drawn: written with the `let` as one call, `c, x = rt.drawn_out(...)`
     drawn_out: bool = False
     # (pass `remember_list_changes`) `x = sorted(x + [c])` or `x = without(x, c)` of a list the rules keep
-    # sorted, of few kinds: the list it becomes found by `(x, c)` in a table of the board, made the plain way
-    # only the first time
+    # sorted, of few kinds: what it becomes by each value found by the list in a table of the board (a row),
+    # made the plain way only the first time
     remembered_change: bool = False
 
 

@@ -177,7 +177,7 @@ def _stmt(s: t.Stmt, indent: int) -> list[str]:
         case t.Assign(op=op, value=value, drawn_out=True):
             return [f"{pad}<taken out as drawn: {_target(s)} {op} {expr(value)}>"]
         case t.Assign(op=op, value=value, remembered_change=True):
-            return [f"{pad}<remembered by the list and the item: {_target(s)} {op} {expr(value)}>"]
+            return [f"{pad}<found in a row remembered by the list: {_target(s)} {op} {expr(value)}>"]
         case t.Assign(op=op, value=value, items_written=True):
             return [f"{pad}<items written out: {_target(s)} {op} {expr(value)}>"]
         case t.Assign(op=op, value=value):

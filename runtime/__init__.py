@@ -56,9 +56,11 @@ from .mechanics import (  # every name of its __all__ (test_builtins: a name mis
     ranked,
     seat_at,
     seat_number,
+    sorted_joins,
     throw,
     value_of,
     without,
+    withouts,
 )
 from .order import sort_key
 from .rng import Rng, derive_seed
@@ -94,3 +96,5 @@ __all__ += ["add_at", "coin", "die", "draw", "draw_from", "drawn_out", "held", "
 __all__ += ["sort_key"]
 # runtime/mechanics.py: seat arithmetic (issue 37)
 __all__ += ["next_seat", "other_seat", "previous_seat", "seat_at", "seat_number"]
+# runtime/mechanics.py: the rows of pass `remember_list_changes`
+__all__ += ["sorted_joins", "withouts"]

@@ -21,6 +21,7 @@ __all__ = ["add_at", "coin", "die", "draw", "draw_from", "drawn_out", "majority"
            "throw", "value_of", "without",
            "held"]  # a field keeps its declared type in the native build (docs/native.md)
 __all__ += ["next_seat", "other_seat", "previous_seat", "seat_at", "seat_number"]  # seat arithmetic (issue 37)
+__all__ += ["sorted_joins", "withouts"]  # the rows of pass `remember_list_changes`
 
 # The item type of a list or set a rule passes (compiler/builtins/library.py's `T`): an int, a bool, or
 # a tuple or frozenset of them (a list of lists, a list of sets: docs/language.md, "Values").
@@ -84,6 +85,20 @@ def without(items: Sequence[T], item: T) -> list[T]:
     if item in out:
         out.remove(item)
     return out
+
+
+def sorted_joins(items: Sequence[int], kinds: int) -> tuple[tuple[int, ...], ...]:
+    """What a list of values of an enumeration of `kinds` values becomes with each value joined and
+    sorted, by value: item k is `tuple(sorted((*items, k)))`, what the plain code of
+    `sorted(items + [k])` makes (a row of pass `remember_list_changes`)."""
+    return tuple(tuple(sorted((*items, k))) for k in range(kinds))
+
+
+def withouts(items: Sequence[int], kinds: int) -> tuple[tuple[int, ...], ...]:
+    """What a list of values of an enumeration of `kinds` values becomes less each value, by value:
+    item k is `tuple(without(items, k))`, what the plain code of `without(items, k)` makes (a row of
+    pass `remember_list_changes`)."""
+    return tuple(tuple(without(items, k)) for k in range(kinds))
 
 
 def draw_from(rng: Rng, items: Sequence[T]) -> T:

@@ -5,7 +5,7 @@ of the board every state shares, made the plain way only the first time.
 What is written, and what is not taken (a pile not kept sorted, a card that is no name, a list of
 numbers, a card drawn and taken out of the deck), is the golden of tests/passes/remember_list_changes.yaml
 (tests/test_pass_goldens.py). Checked here: which assignments are marked, on the case and on China
-(Schacht); the case, the test game of `key_sorted_lists` and China (Schacht) played in lockstep with
+(Schacht); each row against what the plain code makes; the case, the test game of `key_sorted_lists` and China (Schacht) played in lockstep with
 and without the pass and against the plain code; a position whose hand is out of order (a saved
 state, restored) played as the plain code plays it; a hand as long as SMALL_LIST or longer changed
 the plain way, its budget charged as the plain code charges it, and never remembered; and a value
@@ -18,6 +18,7 @@ import random
 from pathlib import Path
 
 import rulewright
+from rulewright import runtime as rt
 from rulewright.compiler import passes
 from rulewright.compiler import typed as t
 from rulewright.compiler.driver import check_file
@@ -36,6 +37,17 @@ def marked_lines(path: Path) -> list[int]:
     bodies = [program.setup, *(p.body for p in program.procedures), *(a.effect for a in program.actions)]
     return sorted({s.span.line for body in bodies for s in t.statements(body)
                    if isinstance(s, t.Assign) and s.remembered_change})
+
+
+def test_the_rows_are_what_the_plain_code_makes() -> None:
+    chooser = random.Random(8)
+    for _ in range(200):
+        kinds = chooser.randrange(1, 6)
+        items = tuple(chooser.randrange(kinds) for _ in range(chooser.randrange(0, 8)))
+        if chooser.random() < 0.5:
+            items = tuple(sorted(items))
+        assert rt.sorted_joins(items, kinds) == tuple(tuple(sorted((*items, k))) for k in range(kinds))
+        assert rt.withouts(items, kinds) == tuple(tuple(rt.without(items, k)) for k in range(kinds))
 
 
 def test_what_is_taken() -> None:
@@ -108,7 +120,7 @@ def test_a_long_hand_is_changed_the_plain_way_and_charged_as_the_plain_code_char
             assert twice[0] == twice[1]
             tables = [optimised.new_state(2, 1).board.tables.values.get(f"{kind} hand", {})
                       for kind in ("withouts", "sorted_joins")]
-            longest = max((len(key[0]) for table in tables for key in table), default=0)
+            longest = max((len(key) for table in tables for key in table), default=0)
             assert longest < SMALL_LIST, "a list of SMALL_LIST items or more is never remembered"
 
 

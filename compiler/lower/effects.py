@@ -621,9 +621,11 @@ def draw_out_fused(lo: Lowerer, first: t.Stmt, second: t.Stmt, first_lines: list
 
 def remembered_change(lo: Lowerer, s: t.Assign, plain: list[Stmt]) -> list[Stmt] | None:
     """The statements of `x = sorted(x + [c])` or `x = without(x, c)`, marked by pass
-    `remember_list_changes`, finding what the list becomes by `(x, c)` in a table of the board and
-    making it the plain way (`plain`, as lowered: the checks of the list's length, then the
-    assignment) only where it is not found; None where `plain` is not of that shape."""
+    `remember_list_changes`: what the list becomes by each value of its enumeration found by the
+    list in a table of the board (a row, `rt.sorted_joins` or `rt.withouts`), the item's taken from
+    it; made the plain way (`plain`, as lowered: the checks of the list's length, then the
+    assignment) where the list has no row yet, and its row remembered if the list is short. None
+    where `plain` is not of that shape."""
     *checks, last = plain
     if not isinstance(last, Assign) or len(last.targets) != 1 or last.annotation is not None:
         return None
@@ -633,25 +635,29 @@ def remembered_change(lo: Lowerer, s: t.Assign, plain: list[Stmt]) -> list[Stmt]
     if any(isinstance(x, pyir.Call) and isinstance(x.func, pyir.Attribute) and x.func.value == pyir.Name("rt")
            and x.func.attr not in ("walk", "without") for x in pyir.walk(last.value)):
         return None  # (a value whose work could charge more than its length's checks: not taken)
+    elem = s.target.ty.elem
+    kinds = dict(lo.typed.tables.enums).get(elem.name) if elem is not None and elem.kind == "enum" else None
+    if kinds is None:
+        return None
     how, item = remember_list_changes.change(s)
     field = s.target.name
-    kind = "sorted_joins" if how == "sorted" else "withouts"
+    kind, made = ("sorted_joins", "sorted_joins") if how == "sorted" else ("withouts", "withouts")
     ann = _annotation(s.target.ty)
-    table, key, changed = (pyir.Name(invented(tag, field)) for tag in (kind, "key", "changed"))
-    what = "joined with an item, sorted" if how == "sorted" else "less an item"
+    table, old, row = (pyir.Name(invented(tag, field)) for tag in (kind, "old", "row"))
+    what = "with each value joined, sorted" if how == "sorted" else "less each value"
     found = boards.board_table(lo, boards.lookup("values", f"{kind} {field}", "value_table"), invented(kind, field),
-                               f"dict[Any, {ann}]",
-                               f"the lists `{field}` becomes {what}, by the list and the item (`{NAME_CHANGES}`)")
-    short = pyir.Compare(pyir.Call(pyir.Name("len"), (listed,)), ("<",), (pyir.Constant(SMALL_LIST),))
-    remember = pyir.rt("remember", table, key, changed, pyir.dotted("self.board"))
-    note = f"found by `{_words(s)}` and the item in a table of the board every state shares (`{NAME_CHANGES}`)"
+                               f"dict[Any, Sequence[{ann}]]",
+                               f"what the lists `{field}` become {what}, by the list (`{NAME_CHANGES}`)")
+    short = pyir.Compare(pyir.Call(pyir.Name("len"), (old,)), ("<",), (pyir.Constant(SMALL_LIST),))
+    remember = pyir.rt("remember", table, old, pyir.rt(made, old, pyir.Constant(len(kinds))),
+                       pyir.dotted("self.board"))
+    note = f"found by `{_words(s)}` in a table of the board every state shares (`{NAME_CHANGES}`)"
     return [
         assign(table, found, s.span, note),
-        assign(key, pyir.Tuple((listed, lo.node(item))), s.span),
-        assign(changed, pyir.Call(pyir.Attribute(table, "get"), (key,)), s.span),
-        If(_is_none(changed), (*checks, replace(last, targets=(changed,)),
-                               if_(short, call(remember, s.span), span=s.span)), span=s.span),
-        assign(listed, changed, s.span),
+        assign(old, listed, s.span),
+        assign(row, pyir.Call(pyir.Attribute(table, "get"), (old,)), s.span),
+        If(_is_none(row), (*checks, last, if_(short, call(remember, s.span), span=s.span)),
+           orelse=(assign(listed, pyir.Subscript(row, lo.node(item)), s.span),), span=s.span),
     ]
 
 

@@ -1,46 +1,49 @@
-"""Pass `remember_list_changes`: a list the rules keep sorted, of items of a few kinds, joined with
-an item or taken one (`hand[p] = sorted(hand[p] + [c])`, `hand[p] = without(hand[p], c)`) becomes
-the list found by the list and the item in a table of the board every state shares, made the plain
-way only the first time (docs/optimiser.md).
+"""Pass `remember_list_changes`: a list the rules keep sorted, of values of an enumeration of few
+values, joined with an item or taken one (`hand[p] = sorted(hand[p] + [c])`, `hand[p] =
+without(hand[p], c)`), is changed by a look-up: what the list becomes by each value is a row of a
+table of the board every state shares, found by the list, made the plain way only where the list
+has no row yet (docs/optimiser.md).
 
 China (Schacht) changes a hand of three or four cards of five colours at almost every move: a card
 drawn joins it, a card played or exchanged leaves it. The plain code makes a tuple of the hand and
-the card, a sorted list of it and a tuple again, some 420 ns; or a list of the hand, `remove`, and a
-tuple again, some 340 ns:
+the card, a sorted list of it and a tuple again, some 470 ns with its checks; or a list of the
+hand, `remove`, and a tuple again:
 
     if len(self.hand[p]) > 16:
         rt.walk(self, self.hand[p], 1, 'rules/china-schacht/base.yaml:484')
     self.hand[p] = tuple(sorted((*self.hand[p], c) if len(self.hand[p]) <= 15 else rt.walk(...)))
 
 A hand the rules keep sorted is a multiset: one of a few dozen values (56 of three cards or fewer
-of five colours), and so is what it becomes by a card. With this pass, a look-up of some 120 ns:
+of five colours), and what each colour makes of it is a row of five hands. With this pass, some
+90 ns where the hand has its row:
 
-    _table = self._changes__hand  # (the board's table, found once as the game starts: `bind_board_tables`)
-    _key = (self.hand[p], c)
-    _changed = _table.get(_key)
-    if _changed is None:
-        <the plain lines, into _changed>
-        if len(self.hand[p]) < 16:
-            rt.remember(_table, _key, _changed, self.board)
-    self.hand[p] = _changed
+    _sorted_joins__hand = self._sorted_joins__hand  # (the board's table, found once: `bind_board_tables`)
+    _old__hand = self.hand[p]
+    _row__hand = _sorted_joins__hand.get(_old__hand)
+    if _row__hand is None:
+        <the plain lines>
+        if len(_old__hand) < 16:
+            rt.remember(_sorted_joins__hand, _old__hand, rt.sorted_joins(_old__hand, 5), self.board)
+    else:
+        self.hand[p] = _row__hand[c]
 
 Taken: an assignment `x = sorted(x + [c])` or `x = without(x, c)` (the join written either way, `x +
 [c]` or items written out by `unwrap_list_items`), x a field or one entity's entry of a field per
-entity read at a name (as `draw_out` takes it), of a list type whose items have few values (an
-enumeration of at most MAX_KINDS values, or truth values), that the rules keep sorted (pass
-`key_sorted_lists`'s test: what makes its values few), c a name or a constant; not an assignment
-`draw_out` marked. Lowering writes the plain lines as before when they are not of the shape it
-knows (a check of the list's length, then the assignment).
+entity read at a name (as `draw_out` takes it), of a list type whose items are values of an
+enumeration of at most MAX_KINDS values, that the rules keep sorted (pass `key_sorted_lists`'s test:
+what makes its values few), c a name or a constant; not an assignment `draw_out` marked. Lowering
+writes the plain lines as before when they are not of the shape it knows (checks of the list's
+length, then the assignment).
 
-Why it is the same game: what the list becomes is a function of the list and the item alone (the
-same two give the same tuple in every state, on every board), and tuples are immutable, so the
-value found is the one the plain lines would make, equal item for item (a restored list in any
-order is a key of its own, its value made the plain way the first time). A value is remembered only
-where the list holds fewer than SMALL_LIST items: there the plain lines charge nothing to the budget
-of the move (their checks count only longer lists), so a value found charges nothing either, and
-a longer list is changed the plain way every time. The table holds at most `rt.MAX_TABLED` values,
-emptied when full, and what it keeps is charged to its board (`rt.remember`), as `remember_values`'
-tables are.
+Why it is the same game: item k of a row is what the plain code makes of the list and k
+(`rt.sorted_joins`: `tuple(sorted((*items, k)))`; `rt.withouts`: `tuple(without(items, k))`), a
+function of the list alone, the same in every state, on every board; tuples are immutable, so the
+value found is the one the plain lines would make, item for item (a restored list in any order is a
+key of its own, its row made from it). A row is remembered only for a list of fewer than SMALL_LIST
+items: there the plain lines charge nothing to the budget of the move (their checks count only
+longer lists), so a value found charges nothing either, and a longer list is changed the plain way,
+charged as before, every time. The table holds at most `rt.MAX_TABLED` rows, emptied when full, and
+what it keeps is charged to its board (`rt.remember`), as `remember_values`' tables are.
 """
 
 from __future__ import annotations
@@ -61,7 +64,7 @@ MAX_KINDS = 16  # an enumeration of at most this many values has few kinds
 
 def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
     """Each assignment joining an item to, or taking one from, a list of few kinds the rules keep
-    sorted marked (`t.Assign.remembered_change`): lowering finds its value in a table of the board."""
+    sorted marked (`t.Assign.remembered_change`): lowering finds its value in a row of a table of the board."""
     enums = {name: len(values) for name, values in program.tables.enums}
     kept = frozenset(f.decl.name for f in program.fields if _few_kinds(f.decl.type.elem, enums)) \
         & kept_sorted(program)
@@ -76,10 +79,8 @@ def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
 
 
 def _few_kinds(ty: Ty | None, enums: dict[str, int]) -> bool:
-    """Whether a list's items have few values: an enumeration of at most MAX_KINDS, or truth values."""
-    if ty is None:
-        return False
-    return ty.kind == "bool" or ty.kind == "enum" and enums.get(ty.name, MAX_KINDS + 1) <= MAX_KINDS
+    """Whether a list's items have few values: an enumeration of at most MAX_KINDS."""
+    return ty is not None and ty.kind == "enum" and enums.get(ty.name, MAX_KINDS + 1) <= MAX_KINDS
 
 
 def _taken(s: t.Assign, kept: frozenset[str]) -> bool:

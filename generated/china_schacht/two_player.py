@@ -99,9 +99,9 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
     _d__emperor_provinces: Sequence[int] | None
     # Tables of the board every state on it shares, found once as the game starts (pass `bind_board_tables`).
     _values__emperor_payments: dict[Any, Sequence[Sequence[int]]]  # the values of `emperor_payments` by what they read (`remember_values`)
-    _sorted_joins__kept: dict[Any, Sequence[int]]  # the lists `kept` becomes joined with an item, sorted, by the list and the item (`remember_list_changes`)
-    _withouts__emperor_cards: dict[Any, Sequence[int]]  # the lists `emperor_cards` becomes less an item, by the list and the item (`remember_list_changes`)
-    _sorted_joins__emperor_cards: dict[Any, Sequence[int]]  # the lists `emperor_cards` becomes joined with an item, sorted, by the list and the item (`remember_list_changes`)
+    _sorted_joins__kept: dict[Any, Sequence[Sequence[int]]]  # what the lists `kept` become with each value joined, sorted, by the list (`remember_list_changes`)
+    _withouts__emperor_cards: dict[Any, Sequence[Sequence[int]]]  # what the lists `emperor_cards` become less each value, by the list (`remember_list_changes`)
+    _sorted_joins__emperor_cards: dict[Any, Sequence[Sequence[int]]]  # what the lists `emperor_cards` become with each value joined, sorted, by the list (`remember_list_changes`)
     _actions__emperor_first: list[rt.Action | None]  # the interned actions of `emperor_first` (`index_actions`)
     _actions__two_provinces_card: list[rt.Action | None]  # the interned actions of `two_provinces_card` (`index_actions`)
     _actions__exchange_card_special: list[list[rt.Action | None] | None]  # the interned actions of `exchange_card_special` (`index_actions`)
@@ -639,16 +639,17 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.exchange_blind")
-        _withouts__hand = self._withouts__hand  # base.yaml:418; found by `hand[current]` and the item in a table of the board every state shares (`remember_list_changes`)
-        _key__hand = (self.hand[self.current], card)  # base.yaml:418
-        _changed__hand = _withouts__hand.get(_key__hand)  # base.yaml:418
-        if _changed__hand is None:  # base.yaml:418
+        _withouts__hand = self._withouts__hand  # base.yaml:418; found by `hand[current]` in a table of the board every state shares (`remember_list_changes`)
+        _old__hand = self.hand[self.current]  # base.yaml:418
+        _row__hand = _withouts__hand.get(_old__hand)  # base.yaml:418
+        if _row__hand is None:  # base.yaml:418
             if len(self.hand[self.current]) > 16:
                 rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:418')
-            _changed__hand = tuple(rt.without(self.hand[self.current], card))  # base.yaml:418
-            if len(self.hand[self.current]) < 16:  # base.yaml:418
-                rt.remember(_withouts__hand, _key__hand, _changed__hand, self.board)  # base.yaml:418
-        self.hand[self.current] = _changed__hand  # base.yaml:418
+            self.hand[self.current] = tuple(rt.without(self.hand[self.current], card))  # base.yaml:418
+            if len(_old__hand) < 16:  # base.yaml:418
+                rt.remember(_withouts__hand, _old__hand, rt.withouts(_old__hand, 5), self.board)  # base.yaml:418
+        else:
+            self.hand[self.current] = _row__hand[card]  # base.yaml:418
         if len(self.discard) > 16:
             rt.walk(self, self.discard, 1, 'rules/china-schacht/base.yaml:419')
         self.discard = (*self.discard, card)  # base.yaml:419
@@ -666,32 +667,34 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.exchange_face_up")
-        _withouts__hand = self._withouts__hand  # base.yaml:430; found by `hand[current]` and the item in a table of the board every state shares (`remember_list_changes`)
-        _key__hand = (self.hand[self.current], card)  # base.yaml:430
-        _changed__hand = _withouts__hand.get(_key__hand)  # base.yaml:430
-        if _changed__hand is None:  # base.yaml:430
+        _withouts__hand = self._withouts__hand  # base.yaml:430; found by `hand[current]` in a table of the board every state shares (`remember_list_changes`)
+        _old__hand = self.hand[self.current]  # base.yaml:430
+        _row__hand = _withouts__hand.get(_old__hand)  # base.yaml:430
+        if _row__hand is None:  # base.yaml:430
             if len(self.hand[self.current]) > 16:
                 rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:430')
-            _changed__hand = tuple(rt.without(self.hand[self.current], card))  # base.yaml:430
-            if len(self.hand[self.current]) < 16:  # base.yaml:430
-                rt.remember(_withouts__hand, _key__hand, _changed__hand, self.board)  # base.yaml:430
-        self.hand[self.current] = _changed__hand  # base.yaml:430
+            self.hand[self.current] = tuple(rt.without(self.hand[self.current], card))  # base.yaml:430
+            if len(_old__hand) < 16:  # base.yaml:430
+                rt.remember(_withouts__hand, _old__hand, rt.withouts(_old__hand, 5), self.board)  # base.yaml:430
+        else:
+            self.hand[self.current] = _row__hand[card]  # base.yaml:430
         if len(self.discard) > 16:
             rt.walk(self, self.discard, 1, 'rules/china-schacht/base.yaml:431')
         self.discard = (*self.discard, card)  # base.yaml:431
         if len(self.face_up) > 16:
             rt.walk(self, self.face_up, 1, 'rules/china-schacht/base.yaml:432')
         self.face_up = tuple(rt.without(self.face_up, taken))  # base.yaml:432
-        _sorted_joins__hand = self._sorted_joins__hand  # base.yaml:433; found by `hand[current]` and the item in a table of the board every state shares (`remember_list_changes`)
-        _key__hand = (self.hand[self.current], taken)  # base.yaml:433
-        _changed__hand = _sorted_joins__hand.get(_key__hand)  # base.yaml:433
-        if _changed__hand is None:  # base.yaml:433
+        _sorted_joins__hand = self._sorted_joins__hand  # base.yaml:433; found by `hand[current]` in a table of the board every state shares (`remember_list_changes`)
+        _old__hand = self.hand[self.current]  # base.yaml:433
+        _row__hand = _sorted_joins__hand.get(_old__hand)  # base.yaml:433
+        if _row__hand is None:  # base.yaml:433
             if len(self.hand[self.current]) > 16:
                 rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:433')
-            _changed__hand = tuple(sorted((*self.hand[self.current], taken) if len(self.hand[self.current]) <= 15 else rt.walk(self, (*self.hand[self.current], taken), 1, 'rules/china-schacht/base.yaml:433')))  # base.yaml:433
-            if len(self.hand[self.current]) < 16:  # base.yaml:433
-                rt.remember(_sorted_joins__hand, _key__hand, _changed__hand, self.board)  # base.yaml:433
-        self.hand[self.current] = _changed__hand  # base.yaml:433
+            self.hand[self.current] = tuple(sorted((*self.hand[self.current], taken) if len(self.hand[self.current]) <= 15 else rt.walk(self, (*self.hand[self.current], taken), 1, 'rules/china-schacht/base.yaml:433')))  # base.yaml:433
+            if len(_old__hand) < 16:  # base.yaml:433
+                rt.remember(_sorted_joins__hand, _old__hand, rt.sorted_joins(_old__hand, 5), self.board)  # base.yaml:433
+        else:
+            self.hand[self.current] = _row__hand[taken]  # base.yaml:433
         # two-player.yaml:254: own_turn_over, written out where it is called, base.yaml:434 (`inline_procedures`)
         if self.trace is not None:
             self.trace.append("procedures.own_turn_over")
@@ -708,16 +711,17 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if len(self.face_up) > 16:
             rt.walk(self, self.face_up, 1, 'rules/china-schacht/base.yaml:440')
         self.face_up = tuple(rt.without(self.face_up, taken))  # base.yaml:440
-        _sorted_joins__hand = self._sorted_joins__hand  # base.yaml:441; found by `hand[current]` and the item in a table of the board every state shares (`remember_list_changes`)
-        _key__hand = (self.hand[self.current], taken)  # base.yaml:441
-        _changed__hand = _sorted_joins__hand.get(_key__hand)  # base.yaml:441
-        if _changed__hand is None:  # base.yaml:441
+        _sorted_joins__hand = self._sorted_joins__hand  # base.yaml:441; found by `hand[current]` in a table of the board every state shares (`remember_list_changes`)
+        _old__hand = self.hand[self.current]  # base.yaml:441
+        _row__hand = _sorted_joins__hand.get(_old__hand)  # base.yaml:441
+        if _row__hand is None:  # base.yaml:441
             if len(self.hand[self.current]) > 16:
                 rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:441')
-            _changed__hand = tuple(sorted((*self.hand[self.current], taken) if len(self.hand[self.current]) <= 15 else rt.walk(self, (*self.hand[self.current], taken), 1, 'rules/china-schacht/base.yaml:441')))  # base.yaml:441
-            if len(self.hand[self.current]) < 16:  # base.yaml:441
-                rt.remember(_sorted_joins__hand, _key__hand, _changed__hand, self.board)  # base.yaml:441
-        self.hand[self.current] = _changed__hand  # base.yaml:441
+            self.hand[self.current] = tuple(sorted((*self.hand[self.current], taken) if len(self.hand[self.current]) <= 15 else rt.walk(self, (*self.hand[self.current], taken), 1, 'rules/china-schacht/base.yaml:441')))  # base.yaml:441
+            if len(_old__hand) < 16:  # base.yaml:441
+                rt.remember(_sorted_joins__hand, _old__hand, rt.sorted_joins(_old__hand, 5), self.board)  # base.yaml:441
+        else:
+            self.hand[self.current] = _row__hand[taken]  # base.yaml:441
         # base.yaml:470: refill_hand, written out where it is called, base.yaml:442 (`inline_procedures`)
         if self.trace is not None:
             self.trace.append("procedures.refill_hand")
@@ -997,16 +1001,17 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if self.trace is not None:
             self.trace.append("procedures.pay")
         for c in cards:  # two-player.yaml:225
-            _withouts__hand = self._withouts__hand  # two-player.yaml:226; found by `hand[current]` and the item in a table of the board every state shares (`remember_list_changes`)
-            _key__hand = (self.hand[self.current], c)  # two-player.yaml:226
-            _changed__hand = _withouts__hand.get(_key__hand)  # two-player.yaml:226
-            if _changed__hand is None:  # two-player.yaml:226
+            _withouts__hand = self._withouts__hand  # two-player.yaml:226; found by `hand[current]` in a table of the board every state shares (`remember_list_changes`)
+            _old__hand = self.hand[self.current]  # two-player.yaml:226
+            _row__hand = _withouts__hand.get(_old__hand)  # two-player.yaml:226
+            if _row__hand is None:  # two-player.yaml:226
                 if len(self.hand[self.current]) > 16:
                     rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/two-player.yaml:226')
-                _changed__hand = tuple(rt.without(self.hand[self.current], c))  # two-player.yaml:226
-                if len(self.hand[self.current]) < 16:  # two-player.yaml:226
-                    rt.remember(_withouts__hand, _key__hand, _changed__hand, self.board)  # two-player.yaml:226
-            self.hand[self.current] = _changed__hand  # two-player.yaml:226
+                self.hand[self.current] = tuple(rt.without(self.hand[self.current], c))  # two-player.yaml:226
+                if len(_old__hand) < 16:  # two-player.yaml:226
+                    rt.remember(_withouts__hand, _old__hand, rt.withouts(_old__hand, 5), self.board)  # two-player.yaml:226
+            else:
+                self.hand[self.current] = _row__hand[c]  # two-player.yaml:226
         self.keep(cards[0])  # two-player.yaml:227
         if (len(cards) == 2 and self._opt__joker_kept == BOTH):  # two-player.yaml:228
             self.keep(cards[1])  # two-player.yaml:229
@@ -1066,16 +1071,17 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if self.trace is not None:
             self.trace.append("procedures.draw_blind")
         c, self.deck = rt.drawn_out(self, self.rng, self.deck, 'rules/china-schacht/base.yaml:483')  # base.yaml:482; drawn and taken out of `deck` at once, with base.yaml:483 (`draw_out`)
-        _sorted_joins__hand = self._sorted_joins__hand  # base.yaml:484; found by `hand[p]` and the item in a table of the board every state shares (`remember_list_changes`)
-        _key__hand = (self.hand[p], c)  # base.yaml:484
-        _changed__hand = _sorted_joins__hand.get(_key__hand)  # base.yaml:484
-        if _changed__hand is None:  # base.yaml:484
+        _sorted_joins__hand = self._sorted_joins__hand  # base.yaml:484; found by `hand[p]` in a table of the board every state shares (`remember_list_changes`)
+        _old__hand = self.hand[p]  # base.yaml:484
+        _row__hand = _sorted_joins__hand.get(_old__hand)  # base.yaml:484
+        if _row__hand is None:  # base.yaml:484
             if len(self.hand[p]) > 16:
                 rt.walk(self, self.hand[p], 1, 'rules/china-schacht/base.yaml:484')
-            _changed__hand = tuple(sorted((*self.hand[p], c) if len(self.hand[p]) <= 15 else rt.walk(self, (*self.hand[p], c), 1, 'rules/china-schacht/base.yaml:484')))  # base.yaml:484
-            if len(self.hand[p]) < 16:  # base.yaml:484
-                rt.remember(_sorted_joins__hand, _key__hand, _changed__hand, self.board)  # base.yaml:484
-        self.hand[p] = _changed__hand  # base.yaml:484
+            self.hand[p] = tuple(sorted((*self.hand[p], c) if len(self.hand[p]) <= 15 else rt.walk(self, (*self.hand[p], c), 1, 'rules/china-schacht/base.yaml:484')))  # base.yaml:484
+            if len(_old__hand) < 16:  # base.yaml:484
+                rt.remember(_sorted_joins__hand, _old__hand, rt.sorted_joins(_old__hand, 5), self.board)  # base.yaml:484
+        else:
+            self.hand[p] = _row__hand[c]  # base.yaml:484
         self.deck_check()  # base.yaml:485
 
     def deck_check(self) -> None:
@@ -1114,16 +1120,17 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         # rules/china-schacht/two-player.yaml:232
         if self.trace is not None:
             self.trace.append("procedures.keep")
-        _sorted_joins__kept = self._sorted_joins__kept  # two-player.yaml:233; found by `kept[current]` and the item in a table of the board every state shares (`remember_list_changes`)
-        _key__kept = (self.kept[self.current], c)  # two-player.yaml:233
-        _changed__kept = _sorted_joins__kept.get(_key__kept)  # two-player.yaml:233
-        if _changed__kept is None:  # two-player.yaml:233
+        _sorted_joins__kept = self._sorted_joins__kept  # two-player.yaml:233; found by `kept[current]` in a table of the board every state shares (`remember_list_changes`)
+        _old__kept = self.kept[self.current]  # two-player.yaml:233
+        _row__kept = _sorted_joins__kept.get(_old__kept)  # two-player.yaml:233
+        if _row__kept is None:  # two-player.yaml:233
             if len(self.kept[self.current]) > 16:
                 rt.walk(self, self.kept[self.current], 1, 'rules/china-schacht/two-player.yaml:233')
-            _changed__kept = tuple(sorted((*self.kept[self.current], c) if len(self.kept[self.current]) <= 15 else rt.walk(self, (*self.kept[self.current], c), 1, 'rules/china-schacht/two-player.yaml:233')))  # two-player.yaml:233
-            if len(self.kept[self.current]) < 16:  # two-player.yaml:233
-                rt.remember(_sorted_joins__kept, _key__kept, _changed__kept, self.board)  # two-player.yaml:233
-        self.kept[self.current] = _changed__kept  # two-player.yaml:233
+            self.kept[self.current] = tuple(sorted((*self.kept[self.current], c) if len(self.kept[self.current]) <= 15 else rt.walk(self, (*self.kept[self.current], c), 1, 'rules/china-schacht/two-player.yaml:233')))  # two-player.yaml:233
+            if len(_old__kept) < 16:  # two-player.yaml:233
+                rt.remember(_sorted_joins__kept, _old__kept, rt.sorted_joins(_old__kept, 5), self.board)  # two-player.yaml:233
+        else:
+            self.kept[self.current] = _row__kept[c]  # two-player.yaml:233
         self.take_influence(c)  # two-player.yaml:234
 
     def take_influence(self, c: int) -> None:
@@ -1139,16 +1146,17 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if self.trace is not None:
             self.trace.append("procedures.emperor_pay")
         for c in cards:  # two-player.yaml:262
-            _withouts__emperor_cards = self._withouts__emperor_cards  # two-player.yaml:263; found by `emperor_cards` and the item in a table of the board every state shares (`remember_list_changes`)
-            _key__emperor_cards = (self.emperor_cards, c)  # two-player.yaml:263
-            _changed__emperor_cards = _withouts__emperor_cards.get(_key__emperor_cards)  # two-player.yaml:263
-            if _changed__emperor_cards is None:  # two-player.yaml:263
+            _withouts__emperor_cards = self._withouts__emperor_cards  # two-player.yaml:263; found by `emperor_cards` in a table of the board every state shares (`remember_list_changes`)
+            _old__emperor_cards = self.emperor_cards  # two-player.yaml:263
+            _row__emperor_cards = _withouts__emperor_cards.get(_old__emperor_cards)  # two-player.yaml:263
+            if _row__emperor_cards is None:  # two-player.yaml:263
                 if len(self.emperor_cards) > 16:
                     rt.walk(self, self.emperor_cards, 1, 'rules/china-schacht/two-player.yaml:263')
-                _changed__emperor_cards = tuple(rt.without(self.emperor_cards, c))  # two-player.yaml:263
-                if len(self.emperor_cards) < 16:  # two-player.yaml:263
-                    rt.remember(_withouts__emperor_cards, _key__emperor_cards, _changed__emperor_cards, self.board)  # two-player.yaml:263
-            self.emperor_cards = _changed__emperor_cards  # two-player.yaml:263
+                self.emperor_cards = tuple(rt.without(self.emperor_cards, c))  # two-player.yaml:263
+                if len(_old__emperor_cards) < 16:  # two-player.yaml:263
+                    rt.remember(_withouts__emperor_cards, _old__emperor_cards, rt.withouts(_old__emperor_cards, 5), self.board)  # two-player.yaml:263
+            else:
+                self.emperor_cards = _row__emperor_cards[c]  # two-player.yaml:263
             self._d__emperor_occupied = self._d__emperor_provinces = None  # two-player.yaml:263
             if len(self.discard) > 16:
                 rt.walk(self, self.discard, 1, 'rules/china-schacht/two-player.yaml:264')
@@ -1161,16 +1169,17 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         for _ in range(len(self.emperor_cards), 3):  # two-player.yaml:267
             if self.deck:  # two-player.yaml:268
                 c, self.deck = rt.drawn_out(self, self.rng, self.deck, 'rules/china-schacht/two-player.yaml:270')  # two-player.yaml:269; drawn and taken out of `deck` at once, with two-player.yaml:270 (`draw_out`)
-                _sorted_joins__emperor_cards = self._sorted_joins__emperor_cards  # two-player.yaml:271; found by `emperor_cards` and the item in a table of the board every state shares (`remember_list_changes`)
-                _key__emperor_cards = (self.emperor_cards, c)  # two-player.yaml:271
-                _changed__emperor_cards = _sorted_joins__emperor_cards.get(_key__emperor_cards)  # two-player.yaml:271
-                if _changed__emperor_cards is None:  # two-player.yaml:271
+                _sorted_joins__emperor_cards = self._sorted_joins__emperor_cards  # two-player.yaml:271; found by `emperor_cards` in a table of the board every state shares (`remember_list_changes`)
+                _old__emperor_cards = self.emperor_cards  # two-player.yaml:271
+                _row__emperor_cards = _sorted_joins__emperor_cards.get(_old__emperor_cards)  # two-player.yaml:271
+                if _row__emperor_cards is None:  # two-player.yaml:271
                     if len(self.emperor_cards) > 16:
                         rt.walk(self, self.emperor_cards, 1, 'rules/china-schacht/two-player.yaml:271')
-                    _changed__emperor_cards = tuple(sorted((*self.emperor_cards, c) if len(self.emperor_cards) <= 15 else rt.walk(self, (*self.emperor_cards, c), 1, 'rules/china-schacht/two-player.yaml:271')))  # two-player.yaml:271
-                    if len(self.emperor_cards) < 16:  # two-player.yaml:271
-                        rt.remember(_sorted_joins__emperor_cards, _key__emperor_cards, _changed__emperor_cards, self.board)  # two-player.yaml:271
-                self.emperor_cards = _changed__emperor_cards  # two-player.yaml:271
+                    self.emperor_cards = tuple(sorted((*self.emperor_cards, c) if len(self.emperor_cards) <= 15 else rt.walk(self, (*self.emperor_cards, c), 1, 'rules/china-schacht/two-player.yaml:271')))  # two-player.yaml:271
+                    if len(_old__emperor_cards) < 16:  # two-player.yaml:271
+                        rt.remember(_sorted_joins__emperor_cards, _old__emperor_cards, rt.sorted_joins(_old__emperor_cards, 5), self.board)  # two-player.yaml:271
+                else:
+                    self.emperor_cards = _row__emperor_cards[c]  # two-player.yaml:271
                 self._d__emperor_occupied = self._d__emperor_provinces = None  # two-player.yaml:271
                 self.deck_check()  # two-player.yaml:272
 

@@ -50,7 +50,7 @@ _ROLE_OF_SEAT: tuple[int, ...] = (0, 1)
 class ChinaSchachtTwoPlayerState(ChinaSchachtState):
     """A position of China."""
 
-    __slots__ = ('_opt__emperor_placement', '_opt__joker_kept', '_opt__kept_at_reshuffle', '_opt__special_exchange', '_opt__emperor_emissaries', 'emperor_cards', 'kept', 'influence', 'specials', 'emperor_turn', 'two_provinces_now', '_d__open_provinces', '_d__emperor_occupied', '_d__emperor_provinces', '_values__emperor_payments', '_sorted_joins__kept', '_withouts__emperor_cards', '_sorted_joins__emperor_cards', '_actions__emperor_first', '_actions__two_provinces_card', '_actions__exchange_card_special', '_listed__exchange_card_special', '_actions__emperor_palace', '_actions__emperor_emissary', '_actions__emperor_rests')
+    __slots__ = ('_opt__emperor_placement', '_opt__joker_kept', '_opt__kept_at_reshuffle', '_opt__special_exchange', '_opt__emperor_emissaries', 'emperor_cards', 'kept', 'influence', 'specials', 'emperor_turn', 'two_provinces_now', '_d__open_provinces', '_d__emperor_occupied', '_d__emperor_provinces', '_values__emperor_payments', '_withouts__emperor_cards', '_sorted_joins__emperor_cards', '_actions__emperor_first', '_actions__two_provinces_card', '_actions__exchange_card_special', '_listed__exchange_card_special', '_actions__emperor_palace', '_actions__emperor_emissary', '_actions__emperor_rests')
     FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = (
         *ChinaSchachtState.FIELDS,
         rt.FieldInfo('emperor_cards', None, 'list', 'colour', (), 'all', ''),
@@ -99,7 +99,6 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
     _d__emperor_provinces: Sequence[int] | None
     # Tables of the board every state on it shares, found once as the game starts (pass `bind_board_tables`).
     _values__emperor_payments: dict[Any, Sequence[Sequence[int]]]  # the values of `emperor_payments` by what they read (`remember_values`)
-    _sorted_joins__kept: dict[Any, Sequence[Sequence[int]]]  # what the lists `kept` become with each value joined, sorted, by the list (`remember_list_changes`)
     _withouts__emperor_cards: dict[Any, Sequence[Sequence[int]]]  # what the lists `emperor_cards` become less each value, by the list (`remember_list_changes`)
     _sorted_joins__emperor_cards: dict[Any, Sequence[Sequence[int]]]  # what the lists `emperor_cards` become with each value joined, sorted, by the list (`remember_list_changes`)
     _actions__emperor_first: list[rt.Action | None]  # the interned actions of `emperor_first` (`index_actions`)
@@ -126,7 +125,6 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self._values__all_payments = self.board.tables.values.get('all_payments') or self.board.tables.value_table('all_payments')
         self._values__emperor_payments = self.board.tables.values.get('emperor_payments') or self.board.tables.value_table('emperor_payments')
         self._withouts__hand = self.board.tables.values.get('withouts hand') or self.board.tables.value_table('withouts hand')
-        self._sorted_joins__kept = self.board.tables.values.get('sorted_joins kept') or self.board.tables.value_table('sorted_joins kept')
         self._sorted_joins__hand = self.board.tables.values.get('sorted_joins hand') or self.board.tables.value_table('sorted_joins hand')
         self._withouts__emperor_cards = self.board.tables.values.get('withouts emperor_cards') or self.board.tables.value_table('withouts emperor_cards')
         self._sorted_joins__emperor_cards = self.board.tables.values.get('sorted_joins emperor_cards') or self.board.tables.value_table('sorted_joins emperor_cards')
@@ -1120,17 +1118,9 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         # rules/china-schacht/two-player.yaml:232
         if self.trace is not None:
             self.trace.append("procedures.keep")
-        _sorted_joins__kept = self._sorted_joins__kept  # two-player.yaml:233; found by `kept[current]` in a table of the board every state shares (`remember_list_changes`)
-        _old__kept = self.kept[self.current]  # two-player.yaml:233
-        _row__kept = _sorted_joins__kept.get(_old__kept)  # two-player.yaml:233
-        if _row__kept is None:  # two-player.yaml:233
-            if len(self.kept[self.current]) > 16:
-                rt.walk(self, self.kept[self.current], 1, 'rules/china-schacht/two-player.yaml:233')
-            self.kept[self.current] = tuple(sorted((*self.kept[self.current], c) if len(self.kept[self.current]) <= 15 else rt.walk(self, (*self.kept[self.current], c), 1, 'rules/china-schacht/two-player.yaml:233')))  # two-player.yaml:233
-            if len(_old__kept) < 16:  # two-player.yaml:233
-                rt.remember(_sorted_joins__kept, _old__kept, rt.sorted_joins(_old__kept, 5), self.board)  # two-player.yaml:233
-        else:
-            self.kept[self.current] = _row__kept[c]  # two-player.yaml:233
+        if len(self.kept[self.current]) > 16:
+            rt.walk(self, self.kept[self.current], 1, 'rules/china-schacht/two-player.yaml:233')
+        self.kept[self.current] = tuple(sorted((*self.kept[self.current], c) if len(self.kept[self.current]) <= 15 else rt.walk(self, (*self.kept[self.current], c), 1, 'rules/china-schacht/two-player.yaml:233')))  # two-player.yaml:233
         self.take_influence(c)  # two-player.yaml:234
 
     def take_influence(self, c: int) -> None:
@@ -1256,7 +1246,6 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         _other._values__all_payments = self._values__all_payments
         _other._values__emperor_payments = self._values__emperor_payments
         _other._withouts__hand = self._withouts__hand
-        _other._sorted_joins__kept = self._sorted_joins__kept
         _other._sorted_joins__hand = self._sorted_joins__hand
         _other._withouts__emperor_cards = self._withouts__emperor_cards
         _other._sorted_joins__emperor_cards = self._sorted_joins__emperor_cards

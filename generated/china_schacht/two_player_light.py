@@ -134,7 +134,6 @@ class ChinaSchachtTwoPlayerLightState(ChinaSchachtTwoPlayerState):
         _other._values__all_payments = self._values__all_payments
         _other._values__emperor_payments = self._values__emperor_payments
         _other._withouts__hand = self._withouts__hand
-        _other._sorted_joins__kept = self._sorted_joins__kept
         _other._sorted_joins__hand = self._sorted_joins__hand
         _other._withouts__emperor_cards = self._withouts__emperor_cards
         _other._sorted_joins__emperor_cards = self._sorted_joins__emperor_cards

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, TypeVar
 
 from .errors import GameError, RulewrightError
+from .kept import ENTRY, MAX_TABLED, OBJECT, made
 from .limits import MAX_ITEMS, MAX_STEPS, SMALL_LIST, walk
 from .order import sort_key
 from .rng import Rng
@@ -21,7 +22,7 @@ __all__ = ["add_at", "coin", "die", "draw", "draw_from", "drawn_out", "majority"
            "throw", "value_of", "without",
            "held"]  # a field keeps its declared type in the native build (docs/native.md)
 __all__ += ["next_seat", "other_seat", "previous_seat", "seat_at", "seat_number"]  # seat arithmetic (issue 37)
-__all__ += ["sorted_joins", "withouts"]  # the rows of pass `remember_list_changes`
+__all__ += ["remember_row", "sorted_joins", "withouts"]  # the rows of pass `remember_list_changes`
 
 # The item type of a list or set a rule passes (compiler/builtins/library.py's `T`): an int, a bool, or
 # a tuple or frozenset of them (a list of lists, a list of sets: docs/language.md, "Values").
@@ -99,6 +100,22 @@ def withouts(items: Sequence[int], kinds: int) -> tuple[tuple[int, ...], ...]:
     item k is `tuple(without(items, k))`, what the plain code of `without(items, k)` makes (a row of
     pass `remember_list_changes`)."""
     return tuple(tuple(without(items, k)) for k in range(kinds))
+
+
+def remember_row(table: dict[Any, Any], items: Sequence[int], row: Sequence[Sequence[int]],
+                 board: Any) -> None:
+    """`rt.remember(table, items, row, board)` for a row of pass `remember_list_changes` (`sorted_joins`,
+    `withouts`) of a list of fewer than SMALL_LIST values of an enumeration: charged to the board the
+    units `kept.weight` would find, counted from the lengths (tuples of small ints) rather than walked,
+    a tenth of the work where a list meets its first change; never more than MOST_REMEMBERED (at
+    most 16 tuples of at most 17 items)."""
+    units = 2 * OBJECT + len(items) + len(row) + ENTRY
+    for made_of in row:
+        units += OBJECT + len(made_of)
+    made(board, units)
+    if len(table) >= MAX_TABLED:
+        table.clear()
+    table[items] = row
 
 
 def draw_from(rng: Rng, items: Sequence[T]) -> T:

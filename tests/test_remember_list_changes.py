@@ -19,12 +19,15 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
+
 import rulewright
 from rulewright import runtime as rt
 from rulewright.compiler import passes
 from rulewright.compiler import typed as t
 from rulewright.compiler.driver import check_file
 from rulewright.core.paths import ruleset_file
+from rulewright.runtime import kept, mechanics
 from rulewright.runtime.limits import SMALL_LIST
 from tests.helpers.lockstep import moves_in_lockstep
 
@@ -50,6 +53,21 @@ def test_the_rows_are_what_the_plain_code_makes() -> None:
             items = tuple(sorted(items))
         assert rt.sorted_joins(items, kinds) == tuple(tuple(sorted((*items, k))) for k in range(kinds))
         assert rt.withouts(items, kinds) == tuple(tuple(rt.without(items, k)) for k in range(kinds))
+
+
+def test_a_row_is_charged_as_remember_charges_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`rt.remember_row` counts the units `kept.weight` walks, from the lengths."""
+    chooser = random.Random(9)
+    charged: list[int] = []
+    monkeypatch.setattr(mechanics, "made", lambda board, units: charged.append(units))
+    for _ in range(200):
+        kinds = chooser.randrange(1, 17)
+        items = tuple(sorted(chooser.randrange(kinds) for _ in range(chooser.randrange(0, SMALL_LIST))))
+        for row in (rt.sorted_joins(items, kinds), rt.withouts(items, kinds)):
+            table: dict[object, object] = {}
+            rt.remember_row(table, items, row, None)
+            assert table == {items: row}
+            assert charged.pop() == kept.weight(items) + kept.weight(row) + kept.ENTRY
 
 
 def test_what_is_taken() -> None:

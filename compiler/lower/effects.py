@@ -649,7 +649,7 @@ def remembered_change(lo: Lowerer, s: t.Assign, plain: list[Stmt]) -> list[Stmt]
                                f"dict[Any, Sequence[{ann}]]",
                                f"what the lists `{field}` become {what}, by the list (`{NAME_CHANGES}`)")
     short = pyir.Compare(pyir.Call(pyir.Name("len"), (old,)), ("<",), (pyir.Constant(SMALL_LIST),))
-    remember = pyir.rt("remember", table, old, pyir.rt(made, old, pyir.Constant(len(kinds))),
+    remember = pyir.rt("remember_row", table, old, pyir.rt(made, old, pyir.Constant(len(kinds))),
                        pyir.dotted("self.board"))
     note = f"found by `{_words(s)}` in a table of the board every state shares (`{NAME_CHANGES}`)"
     return [

@@ -23,7 +23,7 @@ of five colours), and what each colour makes of it is a row of five hands. With 
     if _row__hand is None:
         <the plain lines>
         if len(_old__hand) < 16:
-            rt.remember(_sorted_joins__hand, _old__hand, rt.sorted_joins(_old__hand, 5), self.board)
+            rt.remember_row(_sorted_joins__hand, _old__hand, rt.sorted_joins(_old__hand, 5), self.board)
     else:
         self.hand[p] = _row__hand[c]
 
@@ -45,7 +45,8 @@ key of its own, its row made from it). A row is remembered only for a list of fe
 items: there the plain lines charge nothing to the budget of the move (their checks count only
 longer lists), so a value found charges nothing either, and a longer list is changed the plain way,
 charged as before, every time. The table holds at most `rt.MAX_TABLED` rows, emptied when full, and
-what it keeps is charged to its board (`rt.remember`), as `remember_values`' tables are.
+what it keeps is charged to its board as `rt.remember` charges it (`rt.remember_row`),
+as `remember_values`' tables are.
 """
 
 from __future__ import annotations

@@ -776,7 +776,7 @@ class ChinaSchachtState(rt.State):
                 rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:418')
             self.hand[self.current] = tuple(rt.without(self.hand[self.current], card))  # base.yaml:418
             if len(_old__hand) < 16:  # base.yaml:418
-                rt.remember(_withouts__hand, _old__hand, rt.withouts(_old__hand, 5), self.board)  # base.yaml:418
+                rt.remember_row(_withouts__hand, _old__hand, rt.withouts(_old__hand, 5), self.board)  # base.yaml:418
         else:
             self.hand[self.current] = _row__hand[card]  # base.yaml:418
         if len(self.discard) > 16:
@@ -802,7 +802,7 @@ class ChinaSchachtState(rt.State):
                 rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:430')
             self.hand[self.current] = tuple(rt.without(self.hand[self.current], card))  # base.yaml:430
             if len(_old__hand) < 16:  # base.yaml:430
-                rt.remember(_withouts__hand, _old__hand, rt.withouts(_old__hand, 5), self.board)  # base.yaml:430
+                rt.remember_row(_withouts__hand, _old__hand, rt.withouts(_old__hand, 5), self.board)  # base.yaml:430
         else:
             self.hand[self.current] = _row__hand[card]  # base.yaml:430
         if len(self.discard) > 16:
@@ -819,7 +819,7 @@ class ChinaSchachtState(rt.State):
                 rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:433')
             self.hand[self.current] = tuple(sorted((*self.hand[self.current], taken) if len(self.hand[self.current]) <= 15 else rt.walk(self, (*self.hand[self.current], taken), 1, 'rules/china-schacht/base.yaml:433')))  # base.yaml:433
             if len(_old__hand) < 16:  # base.yaml:433
-                rt.remember(_sorted_joins__hand, _old__hand, rt.sorted_joins(_old__hand, 5), self.board)  # base.yaml:433
+                rt.remember_row(_sorted_joins__hand, _old__hand, rt.sorted_joins(_old__hand, 5), self.board)  # base.yaml:433
         else:
             self.hand[self.current] = _row__hand[taken]  # base.yaml:433
         # base.yaml:477: own_turn_over, written out where it is called, base.yaml:434 (`inline_procedures`)
@@ -844,7 +844,7 @@ class ChinaSchachtState(rt.State):
                 rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:441')
             self.hand[self.current] = tuple(sorted((*self.hand[self.current], taken) if len(self.hand[self.current]) <= 15 else rt.walk(self, (*self.hand[self.current], taken), 1, 'rules/china-schacht/base.yaml:441')))  # base.yaml:441
             if len(_old__hand) < 16:  # base.yaml:441
-                rt.remember(_sorted_joins__hand, _old__hand, rt.sorted_joins(_old__hand, 5), self.board)  # base.yaml:441
+                rt.remember_row(_sorted_joins__hand, _old__hand, rt.sorted_joins(_old__hand, 5), self.board)  # base.yaml:441
         else:
             self.hand[self.current] = _row__hand[taken]  # base.yaml:441
         # base.yaml:470: refill_hand, written out where it is called, base.yaml:442 (`inline_procedures`)
@@ -1139,7 +1139,7 @@ class ChinaSchachtState(rt.State):
                     rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:459')
                 self.hand[self.current] = tuple(rt.without(self.hand[self.current], c))  # base.yaml:459
                 if len(_old__hand) < 16:  # base.yaml:459
-                    rt.remember(_withouts__hand, _old__hand, rt.withouts(_old__hand, 5), self.board)  # base.yaml:459
+                    rt.remember_row(_withouts__hand, _old__hand, rt.withouts(_old__hand, 5), self.board)  # base.yaml:459
             else:
                 self.hand[self.current] = _row__hand[c]  # base.yaml:459
             if len(self.discard) > 16:
@@ -1199,7 +1199,7 @@ class ChinaSchachtState(rt.State):
                 rt.walk(self, self.hand[p], 1, 'rules/china-schacht/base.yaml:484')
             self.hand[p] = tuple(sorted((*self.hand[p], c) if len(self.hand[p]) <= 15 else rt.walk(self, (*self.hand[p], c), 1, 'rules/china-schacht/base.yaml:484')))  # base.yaml:484
             if len(_old__hand) < 16:  # base.yaml:484
-                rt.remember(_sorted_joins__hand, _old__hand, rt.sorted_joins(_old__hand, 5), self.board)  # base.yaml:484
+                rt.remember_row(_sorted_joins__hand, _old__hand, rt.sorted_joins(_old__hand, 5), self.board)  # base.yaml:484
         else:
             self.hand[p] = _row__hand[c]  # base.yaml:484
         # base.yaml:486: deck_check, written out where it is called, base.yaml:485 (`inline_procedures`)

@@ -645,7 +645,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
                 rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:418')
             self.hand[self.current] = tuple(rt.without(self.hand[self.current], card))  # base.yaml:418
             if len(_old__hand) < 16:  # base.yaml:418
-                rt.remember(_withouts__hand, _old__hand, rt.withouts(_old__hand, 5), self.board)  # base.yaml:418
+                rt.remember_row(_withouts__hand, _old__hand, rt.withouts(_old__hand, 5), self.board)  # base.yaml:418
         else:
             self.hand[self.current] = _row__hand[card]  # base.yaml:418
         if len(self.discard) > 16:
@@ -673,7 +673,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
                 rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:430')
             self.hand[self.current] = tuple(rt.without(self.hand[self.current], card))  # base.yaml:430
             if len(_old__hand) < 16:  # base.yaml:430
-                rt.remember(_withouts__hand, _old__hand, rt.withouts(_old__hand, 5), self.board)  # base.yaml:430
+                rt.remember_row(_withouts__hand, _old__hand, rt.withouts(_old__hand, 5), self.board)  # base.yaml:430
         else:
             self.hand[self.current] = _row__hand[card]  # base.yaml:430
         if len(self.discard) > 16:
@@ -690,7 +690,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
                 rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:433')
             self.hand[self.current] = tuple(sorted((*self.hand[self.current], taken) if len(self.hand[self.current]) <= 15 else rt.walk(self, (*self.hand[self.current], taken), 1, 'rules/china-schacht/base.yaml:433')))  # base.yaml:433
             if len(_old__hand) < 16:  # base.yaml:433
-                rt.remember(_sorted_joins__hand, _old__hand, rt.sorted_joins(_old__hand, 5), self.board)  # base.yaml:433
+                rt.remember_row(_sorted_joins__hand, _old__hand, rt.sorted_joins(_old__hand, 5), self.board)  # base.yaml:433
         else:
             self.hand[self.current] = _row__hand[taken]  # base.yaml:433
         # two-player.yaml:254: own_turn_over, written out where it is called, base.yaml:434 (`inline_procedures`)
@@ -717,7 +717,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
                 rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:441')
             self.hand[self.current] = tuple(sorted((*self.hand[self.current], taken) if len(self.hand[self.current]) <= 15 else rt.walk(self, (*self.hand[self.current], taken), 1, 'rules/china-schacht/base.yaml:441')))  # base.yaml:441
             if len(_old__hand) < 16:  # base.yaml:441
-                rt.remember(_sorted_joins__hand, _old__hand, rt.sorted_joins(_old__hand, 5), self.board)  # base.yaml:441
+                rt.remember_row(_sorted_joins__hand, _old__hand, rt.sorted_joins(_old__hand, 5), self.board)  # base.yaml:441
         else:
             self.hand[self.current] = _row__hand[taken]  # base.yaml:441
         # base.yaml:470: refill_hand, written out where it is called, base.yaml:442 (`inline_procedures`)
@@ -1007,7 +1007,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
                     rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/two-player.yaml:226')
                 self.hand[self.current] = tuple(rt.without(self.hand[self.current], c))  # two-player.yaml:226
                 if len(_old__hand) < 16:  # two-player.yaml:226
-                    rt.remember(_withouts__hand, _old__hand, rt.withouts(_old__hand, 5), self.board)  # two-player.yaml:226
+                    rt.remember_row(_withouts__hand, _old__hand, rt.withouts(_old__hand, 5), self.board)  # two-player.yaml:226
             else:
                 self.hand[self.current] = _row__hand[c]  # two-player.yaml:226
         self.keep(cards[0])  # two-player.yaml:227
@@ -1077,7 +1077,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
                 rt.walk(self, self.hand[p], 1, 'rules/china-schacht/base.yaml:484')
             self.hand[p] = tuple(sorted((*self.hand[p], c) if len(self.hand[p]) <= 15 else rt.walk(self, (*self.hand[p], c), 1, 'rules/china-schacht/base.yaml:484')))  # base.yaml:484
             if len(_old__hand) < 16:  # base.yaml:484
-                rt.remember(_sorted_joins__hand, _old__hand, rt.sorted_joins(_old__hand, 5), self.board)  # base.yaml:484
+                rt.remember_row(_sorted_joins__hand, _old__hand, rt.sorted_joins(_old__hand, 5), self.board)  # base.yaml:484
         else:
             self.hand[p] = _row__hand[c]  # base.yaml:484
         self.deck_check()  # base.yaml:485
@@ -1144,7 +1144,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
                     rt.walk(self, self.emperor_cards, 1, 'rules/china-schacht/two-player.yaml:263')
                 self.emperor_cards = tuple(rt.without(self.emperor_cards, c))  # two-player.yaml:263
                 if len(_old__emperor_cards) < 16:  # two-player.yaml:263
-                    rt.remember(_withouts__emperor_cards, _old__emperor_cards, rt.withouts(_old__emperor_cards, 5), self.board)  # two-player.yaml:263
+                    rt.remember_row(_withouts__emperor_cards, _old__emperor_cards, rt.withouts(_old__emperor_cards, 5), self.board)  # two-player.yaml:263
             else:
                 self.emperor_cards = _row__emperor_cards[c]  # two-player.yaml:263
             self._d__emperor_occupied = self._d__emperor_provinces = None  # two-player.yaml:263
@@ -1167,7 +1167,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
                         rt.walk(self, self.emperor_cards, 1, 'rules/china-schacht/two-player.yaml:271')
                     self.emperor_cards = tuple(sorted((*self.emperor_cards, c) if len(self.emperor_cards) <= 15 else rt.walk(self, (*self.emperor_cards, c), 1, 'rules/china-schacht/two-player.yaml:271')))  # two-player.yaml:271
                     if len(_old__emperor_cards) < 16:  # two-player.yaml:271
-                        rt.remember(_sorted_joins__emperor_cards, _old__emperor_cards, rt.sorted_joins(_old__emperor_cards, 5), self.board)  # two-player.yaml:271
+                        rt.remember_row(_sorted_joins__emperor_cards, _old__emperor_cards, rt.sorted_joins(_old__emperor_cards, 5), self.board)  # two-player.yaml:271
                 else:
                     self.emperor_cards = _row__emperor_cards[c]  # two-player.yaml:271
                 self._d__emperor_occupied = self._d__emperor_provinces = None  # two-player.yaml:271

@@ -54,14 +54,12 @@ from .mechanics import (  # every name of its __all__ (test_builtins: a name mis
     previous_seat,
     put,
     ranked,
-    remember_row,
+    remember_item,
     seat_at,
     seat_number,
-    sorted_joins,
     throw,
     value_of,
     without,
-    withouts,
 )
 from .order import sort_key
 from .rng import Rng, derive_seed
@@ -98,4 +96,4 @@ __all__ += ["sort_key"]
 # runtime/mechanics.py: seat arithmetic (issue 37)
 __all__ += ["next_seat", "other_seat", "previous_seat", "seat_at", "seat_number"]
 # runtime/mechanics.py: the rows of pass `remember_list_changes`
-__all__ += ["remember_row", "sorted_joins", "withouts"]
+__all__ += ["remember_item"]

@@ -22,7 +22,7 @@ __all__ = ["add_at", "coin", "die", "draw", "draw_from", "drawn_out", "majority"
            "throw", "value_of", "without",
            "held"]  # a field keeps its declared type in the native build (docs/native.md)
 __all__ += ["next_seat", "other_seat", "previous_seat", "seat_at", "seat_number"]  # seat arithmetic (issue 37)
-__all__ += ["remember_row", "sorted_joins", "withouts"]  # the rows of pass `remember_list_changes`
+__all__ += ["remember_item"]  # the rows of pass `remember_list_changes`
 
 # The item type of a list or set a rule passes (compiler/builtins/library.py's `T`): an int, a bool, or
 # a tuple or frozenset of them (a list of lists, a list of sets: docs/language.md, "Values").
@@ -88,34 +88,23 @@ def without(items: Sequence[T], item: T) -> list[T]:
     return out
 
 
-def sorted_joins(items: Sequence[int], kinds: int) -> tuple[tuple[int, ...], ...]:
-    """What a list of values of an enumeration of `kinds` values becomes with each value joined and
-    sorted, by value: item k is `tuple(sorted((*items, k)))`, what the plain code of
-    `sorted(items + [k])` makes (a row of pass `remember_list_changes`)."""
-    return tuple(tuple(sorted((*items, k))) for k in range(kinds))
-
-
-def withouts(items: Sequence[int], kinds: int) -> tuple[tuple[int, ...], ...]:
-    """What a list of values of an enumeration of `kinds` values becomes less each value, by value:
-    item k is `tuple(without(items, k))`, what the plain code of `without(items, k)` makes (a row of
-    pass `remember_list_changes`)."""
-    return tuple(tuple(without(items, k)) for k in range(kinds))
-
-
-def remember_row(table: dict[Any, Any], items: Sequence[int], row: Sequence[Sequence[int]],
-                 board: Any) -> None:
-    """`rt.remember(table, items, row, board)` for a row of pass `remember_list_changes` (`sorted_joins`,
-    `withouts`) of a list of fewer than SMALL_LIST values of an enumeration: charged to the board the
-    units `kept.weight` would find, counted from the lengths (tuples of small ints) rather than walked,
-    a tenth of the work where a list meets its first change; never more than MOST_REMEMBERED (at
-    most 16 tuples of at most 17 items)."""
-    units = 2 * OBJECT + len(items) + len(row) + ENTRY
-    for made_of in row:
-        units += OBJECT + len(made_of)
-    made(board, units)
-    if len(table) >= MAX_TABLED:
-        table.clear()
-    table[items] = row
+def remember_item(table: dict[Any, Any], items: Sequence[int], item: int, value: Sequence[int], kinds: int,
+                  board: Any) -> None:
+    """Remember in `table` what a list of values of an enumeration of `kinds` values, `items`,
+    becomes by `item` (joined and sorted, or taken out: the table says which), `value`, as the plain
+    code made it: item `item` of the list's row, a list of `kinds` slots (None where not yet met) made
+    the first time the list is met (pass `remember_list_changes`). Charged to the board as
+    `rt.remember` charges what it keeps, from the lengths (tuples of small ints): the row as it is
+    made, a key, a list of `kinds` slots and an entry, then each value as it fills its slot; the table
+    emptied first when full."""
+    row = table.get(items)
+    if row is None:
+        made(board, 2 * OBJECT + len(items) + kinds + ENTRY)
+        if len(table) >= MAX_TABLED:
+            table.clear()
+        row = table[items] = [None] * kinds
+    made(board, OBJECT + len(value))
+    row[item] = value
 
 
 def draw_from(rng: Rng, items: Sequence[T]) -> T:

@@ -5,12 +5,12 @@ way only the first time.
 
 What is written, and what is not taken (a pile not kept sorted, a card that is no name, a list of
 numbers, a card drawn and taken out of the deck), is the golden of tests/passes/remember_list_changes.yaml
-(tests/test_pass_goldens.py). Checked here: each row against what the plain code makes; which
+(tests/test_pass_goldens.py). Checked here: a row filled and charged; which
 assignments are marked, on the case and on China (Schacht) (not a list only ever joined to); the
 case, the test game of `key_sorted_lists` and China (Schacht) played in lockstep with and without
 the pass and against the plain code; a position whose hand is out of order (a saved state,
 restored) played as the plain code plays it; a hand as long as SMALL_LIST or longer changed the
-plain way, its budget charged as without the pass, and never remembered; and a row made in one
+plain way, its budget charged as without the pass, and never remembered; and a value made in one
 state found by another.
 """
 
@@ -44,30 +44,19 @@ def marked_lines(path: Path) -> list[int]:
                    if isinstance(s, t.Assign) and s.remembered_change})
 
 
-def test_the_rows_are_what_the_plain_code_makes() -> None:
-    chooser = random.Random(8)
-    for _ in range(200):
-        kinds = chooser.randrange(1, 6)
-        items = tuple(chooser.randrange(kinds) for _ in range(chooser.randrange(0, 8)))
-        if chooser.random() < 0.5:
-            items = tuple(sorted(items))
-        assert rt.sorted_joins(items, kinds) == tuple(tuple(sorted((*items, k))) for k in range(kinds))
-        assert rt.withouts(items, kinds) == tuple(tuple(rt.without(items, k)) for k in range(kinds))
-
-
-def test_a_row_is_charged_as_remember_charges_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    """`rt.remember_row` counts the units `kept.weight` walks, from the lengths."""
-    chooser = random.Random(9)
+def test_remember_item_fills_the_list_s_row_and_charges_what_it_keeps(monkeypatch: pytest.MonkeyPatch) -> None:
     charged: list[int] = []
     monkeypatch.setattr(mechanics, "made", lambda board, units: charged.append(units))
-    for _ in range(200):
-        kinds = chooser.randrange(1, 17)
-        items = tuple(sorted(chooser.randrange(kinds) for _ in range(chooser.randrange(0, SMALL_LIST))))
-        for row in (rt.sorted_joins(items, kinds), rt.withouts(items, kinds)):
-            table: dict[object, object] = {}
-            rt.remember_row(table, items, row, None)
-            assert table == {items: row}
-            assert charged.pop() == kept.weight(items) + kept.weight(row) + kept.ENTRY
+    table: dict[object, list[object]] = {}
+    rt.remember_item(table, (0, 2), 1, (0, 1, 2), 4, None)
+    assert table == {(0, 2): [None, (0, 1, 2), None, None]}
+    # (a key of two and a list of four slots, as kept.weight counts them, and an entry; then the value)
+    assert charged == [kept.weight((0, 2)) + kept.OBJECT + 4 + kept.ENTRY, kept.weight((0, 1, 2))]
+    rt.remember_item(table, (0, 2), 3, (0, 2, 3), 4, None)
+    assert table == {(0, 2): [None, (0, 1, 2), None, (0, 2, 3)]} and charged[2:] == [kept.weight((0, 2, 3))]
+    full = {k: [None] for k in range(rt.MAX_TABLED)}
+    rt.remember_item(full, (1,), 0, (), 1, None)
+    assert full == {(1,): [()]}, "a full table emptied first"
 
 
 def test_what_is_taken() -> None:

@@ -621,11 +621,10 @@ def draw_out_fused(lo: Lowerer, first: t.Stmt, second: t.Stmt, first_lines: list
 
 def remembered_change(lo: Lowerer, s: t.Assign, plain: list[Stmt]) -> list[Stmt] | None:
     """The statements of `x = sorted(x + [c])` or `x = without(x, c)`, marked by pass
-    `remember_list_changes`: what the list becomes by each value of its enumeration found by the
-    list in a table of the board (a row, `rt.sorted_joins` or `rt.withouts`), the item's taken from
-    it; made the plain way (`plain`, as lowered: the checks of the list's length, then the
-    assignment) where the list has no row yet, and its row remembered if the list is short. None
-    where `plain` is not of that shape."""
+    `remember_list_changes`: what the list becomes by the item found in the list's row of a table
+    of the board (a slot per value of its enumeration); made the plain way (`plain`, as lowered:
+    the checks of the list's length, then the assignment) where the slot is empty, and remembered
+    there if the list is short (`rt.remember_item`). None where `plain` is not of that shape."""
     *checks, last = plain
     if not isinstance(last, Assign) or len(last.targets) != 1 or last.annotation is not None:
         return None
@@ -641,23 +640,25 @@ def remembered_change(lo: Lowerer, s: t.Assign, plain: list[Stmt]) -> list[Stmt]
         return None
     how, item = remember_list_changes.change(s)
     field = s.target.name
-    kind, made = ("sorted_joins", "sorted_joins") if how == "sorted" else ("withouts", "withouts")
+    kind = "sorted_joins" if how == "sorted" else "withouts"
     ann = _annotation(s.target.ty)
-    table, old, row = (pyir.Name(invented(tag, field)) for tag in (kind, "old", "row"))
-    what = "with each value joined, sorted" if how == "sorted" else "less each value"
+    table, old, row, changed = (pyir.Name(invented(tag, field)) for tag in (kind, "old", "row", "changed"))
+    what = "with a value joined, sorted" if how == "sorted" else "less a value"
     found = boards.board_table(lo, boards.lookup("values", f"{kind} {field}", "value_table"), invented(kind, field),
-                               f"dict[Any, Sequence[{ann}]]",
-                               f"what the lists `{field}` become {what}, by the list (`{NAME_CHANGES}`)")
+                               f"dict[Any, list[{ann} | None]]",
+                               f"what the lists `{field}` become {what}, by the list and the value (`{NAME_CHANGES}`)")
+    item_py = lo.node(item)
     short = pyir.Compare(pyir.Call(pyir.Name("len"), (old,)), ("<",), (pyir.Constant(SMALL_LIST),))
-    remember = pyir.rt("remember_row", table, old, pyir.rt(made, old, pyir.Constant(len(kinds))),
+    remember = pyir.rt("remember_item", table, old, item_py, listed, pyir.Constant(len(kinds)),
                        pyir.dotted("self.board"))
-    note = f"found by `{_words(s)}` in a table of the board every state shares (`{NAME_CHANGES}`)"
+    note = f"found by `{_words(s)}` and the item in a table of the board every state shares (`{NAME_CHANGES}`)"
     return [
         assign(table, found, s.span, note),
         assign(old, listed, s.span),
         assign(row, pyir.Call(pyir.Attribute(table, "get"), (old,)), s.span),
-        If(_is_none(row), (*checks, last, if_(short, call(remember, s.span), span=s.span)),
-           orelse=(assign(listed, pyir.Subscript(row, lo.node(item)), s.span),), span=s.span),
+        assign(changed, pyir.IfExp(_NONE, _is_none(row), pyir.Subscript(row, item_py)), s.span),
+        If(_is_none(changed), (*checks, last, if_(short, call(remember, s.span), span=s.span)),
+           orelse=(assign(listed, changed, s.span),), span=s.span),
     ]
 
 

@@ -1,8 +1,8 @@
 """Pass `remember_list_changes`: a list the rules keep sorted, of values of an enumeration of few
 values, joined with an item or taken one (`hand[p] = sorted(hand[p] + [c])`, `hand[p] =
-without(hand[p], c)`), is changed by a look-up: what the list becomes by each value is a row of a
-table of the board every state shares, found by the list, made the plain way only where the list
-has no row yet (docs/optimiser.md).
+without(hand[p], c)`), is changed by a look-up: what the list becomes by each value is a slot of
+the list's row in a table of the board every state shares, made the plain way only where the slot
+is empty (docs/optimiser.md).
 
 China (Schacht) changes a hand of three or four cards of five colours at almost every move: a card
 drawn joins it, a card played or exchanged leaves it. The plain code makes a tuple of the hand and
@@ -14,18 +14,19 @@ hand, `remove`, and a tuple again:
     self.hand[p] = tuple(sorted((*self.hand[p], c) if len(self.hand[p]) <= 15 else rt.walk(...)))
 
 A hand the rules keep sorted is a multiset: one of a few dozen values (56 of three cards or fewer
-of five colours), and what each colour makes of it is a row of five hands. With this pass, some
-90 ns where the hand has its row:
+of five colours), and what each colour makes of it one of a row of five hands. With this pass, some
+100 ns where the hand's row has the card's slot filled:
 
     _sorted_joins__hand = self._sorted_joins__hand  # (the board's table, found once: `bind_board_tables`)
     _old__hand = self.hand[p]
     _row__hand = _sorted_joins__hand.get(_old__hand)
-    if _row__hand is None:
+    _changed__hand = None if _row__hand is None else _row__hand[c]
+    if _changed__hand is None:
         <the plain lines>
         if len(_old__hand) < 16:
-            rt.remember_row(_sorted_joins__hand, _old__hand, rt.sorted_joins(_old__hand, 5), self.board)
+            rt.remember_item(_sorted_joins__hand, _old__hand, c, self.hand[p], 5, self.board)
     else:
-        self.hand[p] = _row__hand[c]
+        self.hand[p] = _changed__hand
 
 Taken: an assignment `x = sorted(x + [c])` or `x = without(x, c)` (the join written either way, `x +
 [c]` or items written out by `unwrap_list_items`), x a field or one entity's entry of a field per
@@ -37,16 +38,14 @@ only ever joined to grows through new values, each met once a game: China (Schac
 not an assignment `draw_out` marked. Lowering writes the plain lines as before when they are not
 of the shape it knows (checks of the list's length, then the assignment).
 
-Why it is the same game: item k of a row is what the plain code makes of the list and k
-(`rt.sorted_joins`: `tuple(sorted((*items, k)))`; `rt.withouts`: `tuple(without(items, k))`), a
-function of the list alone, the same in every state, on every board; tuples are immutable, so the
-value found is the one the plain lines would make, item for item (a restored list in any order is a
-key of its own, its row made from it). A row is remembered only for a list of fewer than SMALL_LIST
-items: there the plain lines charge nothing to the budget of the move (their checks count only
-longer lists), so a value found charges nothing either, and a longer list is changed the plain way,
-charged as before, every time. The table holds at most `rt.MAX_TABLED` rows, emptied when full, and
-what it keeps is charged to its board as `rt.remember` charges it (`rt.remember_row`),
-as `remember_values`' tables are.
+Why it is the same game: what the list becomes by an item is a function of the list and the item
+alone, the same in every state, on every board; tuples are immutable, so the value found is the one
+the plain lines made the first time, item for item (a restored list in any order is a key of its
+own). A value is remembered only for a list of fewer than SMALL_LIST items: there the plain lines
+charge nothing to the budget of the move (their checks count only longer lists), so a value found
+charges nothing either, and a longer list is changed the plain way, charged as before, every time.
+The table holds at most `rt.MAX_TABLED` rows, emptied when full, and what it keeps is charged to
+its board as `rt.remember` charges it (`rt.remember_item`), as `remember_values`' tables are.
 """
 
 from __future__ import annotations

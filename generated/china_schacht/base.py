@@ -269,8 +269,8 @@ class ChinaSchachtState(rt.State):
     # Tables of the board every state on it shares, found once as the game starts (pass `bind_board_tables`).
     _values__payments: dict[Any, Sequence[Sequence[int]]]  # the values of `payments` by what they read (`remember_values`)
     _values__all_payments: dict[Any, Sequence[Sequence[int]]]  # the values of `all_payments` by what they read (`remember_values`)
-    _withouts__hand: dict[Any, Sequence[Sequence[int]]]  # what the lists `hand` become less each value, by the list (`remember_list_changes`)
-    _sorted_joins__hand: dict[Any, Sequence[Sequence[int]]]  # what the lists `hand` become with each value joined, sorted, by the list (`remember_list_changes`)
+    _withouts__hand: dict[Any, list[Sequence[int] | None]]  # what the lists `hand` become less a value, by the list and the value (`remember_list_changes`)
+    _sorted_joins__hand: dict[Any, list[Sequence[int] | None]]  # what the lists `hand` become with a value joined, sorted, by the list and the value (`remember_list_changes`)
     _spot_rows__build: dict[Any, rt.SpotRow]  # the interned actions of `build` (`index_actions`)
     _keyed_spot_rows__build: dict[Any, list[tuple[Sequence[int], rt.SpotRow]]]  # the rows of the first choice of `build` by `hand[current]` (`find_rows_by_key`)
     _region_rows__send: dict[Any, rt.RegionRow]  # the interned actions of `send` (`index_actions`)
@@ -768,17 +768,18 @@ class ChinaSchachtState(rt.State):
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.exchange_blind")
-        _withouts__hand = self._withouts__hand  # base.yaml:418; found by `hand[current]` in a table of the board every state shares (`remember_list_changes`)
+        _withouts__hand = self._withouts__hand  # base.yaml:418; found by `hand[current]` and the item in a table of the board every state shares (`remember_list_changes`)
         _old__hand = self.hand[self.current]  # base.yaml:418
         _row__hand = _withouts__hand.get(_old__hand)  # base.yaml:418
-        if _row__hand is None:  # base.yaml:418
+        _changed__hand = None if _row__hand is None else _row__hand[card]  # base.yaml:418
+        if _changed__hand is None:  # base.yaml:418
             if len(self.hand[self.current]) > 16:
                 rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:418')
             self.hand[self.current] = tuple(rt.without(self.hand[self.current], card))  # base.yaml:418
             if len(_old__hand) < 16:  # base.yaml:418
-                rt.remember_row(_withouts__hand, _old__hand, rt.withouts(_old__hand, 5), self.board)  # base.yaml:418
+                rt.remember_item(_withouts__hand, _old__hand, card, self.hand[self.current], 5, self.board)  # base.yaml:418
         else:
-            self.hand[self.current] = _row__hand[card]  # base.yaml:418
+            self.hand[self.current] = _changed__hand  # base.yaml:418
         if len(self.discard) > 16:
             rt.walk(self, self.discard, 1, 'rules/china-schacht/base.yaml:419')
         self.discard = (*self.discard, card)  # base.yaml:419
@@ -794,34 +795,36 @@ class ChinaSchachtState(rt.State):
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.exchange_face_up")
-        _withouts__hand = self._withouts__hand  # base.yaml:430; found by `hand[current]` in a table of the board every state shares (`remember_list_changes`)
+        _withouts__hand = self._withouts__hand  # base.yaml:430; found by `hand[current]` and the item in a table of the board every state shares (`remember_list_changes`)
         _old__hand = self.hand[self.current]  # base.yaml:430
         _row__hand = _withouts__hand.get(_old__hand)  # base.yaml:430
-        if _row__hand is None:  # base.yaml:430
+        _changed__hand = None if _row__hand is None else _row__hand[card]  # base.yaml:430
+        if _changed__hand is None:  # base.yaml:430
             if len(self.hand[self.current]) > 16:
                 rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:430')
             self.hand[self.current] = tuple(rt.without(self.hand[self.current], card))  # base.yaml:430
             if len(_old__hand) < 16:  # base.yaml:430
-                rt.remember_row(_withouts__hand, _old__hand, rt.withouts(_old__hand, 5), self.board)  # base.yaml:430
+                rt.remember_item(_withouts__hand, _old__hand, card, self.hand[self.current], 5, self.board)  # base.yaml:430
         else:
-            self.hand[self.current] = _row__hand[card]  # base.yaml:430
+            self.hand[self.current] = _changed__hand  # base.yaml:430
         if len(self.discard) > 16:
             rt.walk(self, self.discard, 1, 'rules/china-schacht/base.yaml:431')
         self.discard = (*self.discard, card)  # base.yaml:431
         if len(self.face_up) > 16:
             rt.walk(self, self.face_up, 1, 'rules/china-schacht/base.yaml:432')
         self.face_up = tuple(rt.without(self.face_up, taken))  # base.yaml:432
-        _sorted_joins__hand = self._sorted_joins__hand  # base.yaml:433; found by `hand[current]` in a table of the board every state shares (`remember_list_changes`)
+        _sorted_joins__hand = self._sorted_joins__hand  # base.yaml:433; found by `hand[current]` and the item in a table of the board every state shares (`remember_list_changes`)
         _old__hand = self.hand[self.current]  # base.yaml:433
         _row__hand = _sorted_joins__hand.get(_old__hand)  # base.yaml:433
-        if _row__hand is None:  # base.yaml:433
+        _changed__hand = None if _row__hand is None else _row__hand[taken]  # base.yaml:433
+        if _changed__hand is None:  # base.yaml:433
             if len(self.hand[self.current]) > 16:
                 rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:433')
             self.hand[self.current] = tuple(sorted((*self.hand[self.current], taken) if len(self.hand[self.current]) <= 15 else rt.walk(self, (*self.hand[self.current], taken), 1, 'rules/china-schacht/base.yaml:433')))  # base.yaml:433
             if len(_old__hand) < 16:  # base.yaml:433
-                rt.remember_row(_sorted_joins__hand, _old__hand, rt.sorted_joins(_old__hand, 5), self.board)  # base.yaml:433
+                rt.remember_item(_sorted_joins__hand, _old__hand, taken, self.hand[self.current], 5, self.board)  # base.yaml:433
         else:
-            self.hand[self.current] = _row__hand[taken]  # base.yaml:433
+            self.hand[self.current] = _changed__hand  # base.yaml:433
         # base.yaml:477: own_turn_over, written out where it is called, base.yaml:434 (`inline_procedures`)
         if self.trace is not None:
             self.trace.append("procedures.own_turn_over")
@@ -836,17 +839,18 @@ class ChinaSchachtState(rt.State):
         if len(self.face_up) > 16:
             rt.walk(self, self.face_up, 1, 'rules/china-schacht/base.yaml:440')
         self.face_up = tuple(rt.without(self.face_up, taken))  # base.yaml:440
-        _sorted_joins__hand = self._sorted_joins__hand  # base.yaml:441; found by `hand[current]` in a table of the board every state shares (`remember_list_changes`)
+        _sorted_joins__hand = self._sorted_joins__hand  # base.yaml:441; found by `hand[current]` and the item in a table of the board every state shares (`remember_list_changes`)
         _old__hand = self.hand[self.current]  # base.yaml:441
         _row__hand = _sorted_joins__hand.get(_old__hand)  # base.yaml:441
-        if _row__hand is None:  # base.yaml:441
+        _changed__hand = None if _row__hand is None else _row__hand[taken]  # base.yaml:441
+        if _changed__hand is None:  # base.yaml:441
             if len(self.hand[self.current]) > 16:
                 rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:441')
             self.hand[self.current] = tuple(sorted((*self.hand[self.current], taken) if len(self.hand[self.current]) <= 15 else rt.walk(self, (*self.hand[self.current], taken), 1, 'rules/china-schacht/base.yaml:441')))  # base.yaml:441
             if len(_old__hand) < 16:  # base.yaml:441
-                rt.remember_row(_sorted_joins__hand, _old__hand, rt.sorted_joins(_old__hand, 5), self.board)  # base.yaml:441
+                rt.remember_item(_sorted_joins__hand, _old__hand, taken, self.hand[self.current], 5, self.board)  # base.yaml:441
         else:
-            self.hand[self.current] = _row__hand[taken]  # base.yaml:441
+            self.hand[self.current] = _changed__hand  # base.yaml:441
         # base.yaml:470: refill_hand, written out where it is called, base.yaml:442 (`inline_procedures`)
         if self.trace is not None:
             self.trace.append("procedures.refill_hand")
@@ -1131,17 +1135,18 @@ class ChinaSchachtState(rt.State):
         if self.trace is not None:
             self.trace.append("procedures.pay")
         for c in cards:  # base.yaml:458
-            _withouts__hand = self._withouts__hand  # base.yaml:459; found by `hand[current]` in a table of the board every state shares (`remember_list_changes`)
+            _withouts__hand = self._withouts__hand  # base.yaml:459; found by `hand[current]` and the item in a table of the board every state shares (`remember_list_changes`)
             _old__hand = self.hand[self.current]  # base.yaml:459
             _row__hand = _withouts__hand.get(_old__hand)  # base.yaml:459
-            if _row__hand is None:  # base.yaml:459
+            _changed__hand = None if _row__hand is None else _row__hand[c]  # base.yaml:459
+            if _changed__hand is None:  # base.yaml:459
                 if len(self.hand[self.current]) > 16:
                     rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:459')
                 self.hand[self.current] = tuple(rt.without(self.hand[self.current], c))  # base.yaml:459
                 if len(_old__hand) < 16:  # base.yaml:459
-                    rt.remember_row(_withouts__hand, _old__hand, rt.withouts(_old__hand, 5), self.board)  # base.yaml:459
+                    rt.remember_item(_withouts__hand, _old__hand, c, self.hand[self.current], 5, self.board)  # base.yaml:459
             else:
-                self.hand[self.current] = _row__hand[c]  # base.yaml:459
+                self.hand[self.current] = _changed__hand  # base.yaml:459
             if len(self.discard) > 16:
                 rt.walk(self, self.discard, 1, 'rules/china-schacht/base.yaml:460')
             self.discard = (*self.discard, c)  # base.yaml:460
@@ -1191,17 +1196,18 @@ class ChinaSchachtState(rt.State):
         if self.trace is not None:
             self.trace.append("procedures.draw_blind")
         c, self.deck = rt.drawn_out(self, self.rng, self.deck, 'rules/china-schacht/base.yaml:483')  # base.yaml:482; drawn and taken out of `deck` at once, with base.yaml:483 (`draw_out`)
-        _sorted_joins__hand = self._sorted_joins__hand  # base.yaml:484; found by `hand[p]` in a table of the board every state shares (`remember_list_changes`)
+        _sorted_joins__hand = self._sorted_joins__hand  # base.yaml:484; found by `hand[p]` and the item in a table of the board every state shares (`remember_list_changes`)
         _old__hand = self.hand[p]  # base.yaml:484
         _row__hand = _sorted_joins__hand.get(_old__hand)  # base.yaml:484
-        if _row__hand is None:  # base.yaml:484
+        _changed__hand = None if _row__hand is None else _row__hand[c]  # base.yaml:484
+        if _changed__hand is None:  # base.yaml:484
             if len(self.hand[p]) > 16:
                 rt.walk(self, self.hand[p], 1, 'rules/china-schacht/base.yaml:484')
             self.hand[p] = tuple(sorted((*self.hand[p], c) if len(self.hand[p]) <= 15 else rt.walk(self, (*self.hand[p], c), 1, 'rules/china-schacht/base.yaml:484')))  # base.yaml:484
             if len(_old__hand) < 16:  # base.yaml:484
-                rt.remember_row(_sorted_joins__hand, _old__hand, rt.sorted_joins(_old__hand, 5), self.board)  # base.yaml:484
+                rt.remember_item(_sorted_joins__hand, _old__hand, c, self.hand[p], 5, self.board)  # base.yaml:484
         else:
-            self.hand[p] = _row__hand[c]  # base.yaml:484
+            self.hand[p] = _changed__hand  # base.yaml:484
         # base.yaml:486: deck_check, written out where it is called, base.yaml:485 (`inline_procedures`)
         if self.trace is not None:
             self.trace.append("procedures.deck_check")

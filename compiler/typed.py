@@ -258,8 +258,8 @@ Expr = (Num | Str | Bool | Ref | Invalid | DefineCall | Builtin | PerIndex | Lis
 # `sort_sets`, ...): the node computes the same with the field set or not, so what an expression
 # computes (`analysis.keys.key`) leaves them out.
 FORMS = frozenset({"sorted_set", "items_written", "from_nonnegative", "when_written_out", "drawn_out",
-                   "joins_rounds", "component_set", "value_mask", "mask_read", "spot_filter", "counted",
-                   "joined_once", "kept_count"})
+                   "remembered_change", "joins_rounds", "component_set", "value_mask", "mask_read", "spot_filter",
+                   "counted", "joined_once", "kept_count"})
 
 
 # -- sets of spots kept as bit masks, and the filters made from them (passes `mask_spot_sets`, `mask_values`,
@@ -364,6 +364,10 @@ class Assign:
     # (pass `draw_out`) `x = without(x, c)` right after `let c = draw_from(x)`, found to take out the item
     # drawn: written with the `let` as one call, `c, x = rt.drawn_out(...)`
     drawn_out: bool = False
+    # (pass `remember_list_changes`) `x = sorted(x + [c])` or `x = without(x, c)` of a list the rules keep
+    # sorted, of few kinds: what it becomes by each value found by the list in a table of the board (a row),
+    # made the plain way only the first time
+    remembered_change: bool = False
 
 
 @dataclass(frozen=True, slots=True)

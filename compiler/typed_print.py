@@ -178,6 +178,8 @@ def _stmt(s: t.Stmt, indent: int) -> list[str]:
             return [f"{pad}let {local(var)} = {expr(value)}{typed}"]
         case t.Assign(op=op, value=value, drawn_out=True):
             return [f"{pad}<taken out as drawn: {_target(s)} {op} {expr(value)}>"]
+        case t.Assign(op=op, value=value, remembered_change=True):
+            return [f"{pad}<found in a row remembered by the list: {_target(s)} {op} {expr(value)}>"]
         case t.Assign(op=op, value=value, items_written=True):
             return [f"{pad}<items written out: {_target(s)} {op} {expr(value)}>"]
         case t.Assign(op=op, value=value):

@@ -57,6 +57,7 @@ from .mechanics import (  # every name of its __all__ (test_builtins: a name mis
     previous_seat,
     put,
     ranked,
+    remember_item,
     seat_at,
     seat_number,
     throw,
@@ -97,3 +98,5 @@ __all__ += ["add_at", "coin", "die", "draw", "draw_from", "drawn_out", "held", "
 __all__ += ["sort_key"]
 # runtime/mechanics.py: seat arithmetic (issue 37)
 __all__ += ["next_seat", "other_seat", "previous_seat", "seat_at", "seat_number"]
+# runtime/mechanics.py: the rows of pass `remember_list_changes`
+__all__ += ["remember_item"]

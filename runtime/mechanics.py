@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, TypeVar
 
 from .errors import GameError, RulewrightError
+from .kept import ENTRY, MAX_TABLED, OBJECT, made
 from .limits import MAX_ITEMS, MAX_STEPS, SMALL_LIST, walk
 from .order import sort_key
 from .rng import Rng
@@ -21,6 +22,7 @@ __all__ = ["add_at", "coin", "die", "draw", "draw_from", "drawn_out", "majority"
            "throw", "value_of", "without",
            "held"]  # a field keeps its declared type in the native build (docs/native.md)
 __all__ += ["next_seat", "other_seat", "previous_seat", "seat_at", "seat_number"]  # seat arithmetic (issue 37)
+__all__ += ["remember_item"]  # the rows of pass `remember_list_changes`
 
 # The item type of a list or set a rule passes (compiler/builtins/library.py's `T`): an int, a bool, or
 # a tuple or frozenset of them (a list of lists, a list of sets: docs/language.md, "Values").
@@ -84,6 +86,25 @@ def without(items: Sequence[T], item: T) -> list[T]:
     if item in out:
         out.remove(item)
     return out
+
+
+def remember_item(table: dict[Any, Any], items: Sequence[int], item: int, value: Sequence[int], kinds: int,
+                  board: Any) -> None:
+    """Remember in `table` what a list of values of an enumeration of `kinds` values, `items`,
+    becomes by `item` (joined and sorted, or taken out: the table says which), `value`, as the plain
+    code made it: item `item` of the list's row, a list of `kinds` slots (None where not yet met) made
+    the first time the list is met (pass `remember_list_changes`). Charged to the board as
+    `rt.remember` charges what it keeps, from the lengths (tuples of small ints): the row as it is
+    made, a key, a list of `kinds` slots and an entry, then each value as it fills its slot; the table
+    emptied first when full."""
+    row = table.get(items)
+    if row is None:
+        made(board, 2 * OBJECT + len(items) + kinds + ENTRY)
+        if len(table) >= MAX_TABLED:
+            table.clear()
+        row = table[items] = [None] * kinds
+    made(board, OBJECT + len(value))
+    row[item] = value
 
 
 def draw_from(rng: Rng, items: Sequence[T]) -> T:

@@ -131,10 +131,22 @@ def test_an_assignment_drops_exactly_the_kept_values_that_read_its_field(ruleset
                 continue
             assignments += 1
             dropped: set[str] = set()
-            for after in lines[i + 1:]:
+            # (pass `remember_list_changes`: the field is assigned in both branches of `if _changed__f is
+            # None:`, the plain change or the one found in a table, and dropped after the two)
+            depth, start = line.depth, i + 1
+            head = next((k for k in range(i - 1, -1, -1) if lines[k].depth < line.depth), None)
+            if head is not None and (lines[head].code.strip() == f"if _changed__{m.group(1)} is None:" or
+                                     lines[head].code.strip() == "else:" and
+                                     line.code.startswith(f"self.{m.group(1)} = _changed__{m.group(1)}")):
+                head = next(k for k in range(head, -1, -1)
+                            if lines[k].code.strip() == f"if _changed__{m.group(1)} is None:")
+                depth = lines[head].depth
+                start = next((k for k in range(i + 1, len(lines))
+                              if lines[k].depth <= depth and lines[k].code.strip() != "else:"), len(lines))
+            for after in lines[start:]:
                 entity = _AT_ENTITY.match(after.code) or _IN_REGIONS.match(after.code)
                 attribute = _BY_ATTRIBUTE.match(after.code)
-                if after.depth == line.depth and attribute is not None:
+                if after.depth == depth and attribute is not None:
                     # a set changed by one item: the values kept for the item's attribute
                     slot = attribute.group(1)
                     assert attribute.group(2) == slot, after.code
@@ -147,7 +159,7 @@ def test_an_assignment_drops_exactly_the_kept_values_that_read_its_field(ruleset
                     assert slot not in dropped
                     dropped.add(slot)
                     continue
-                if after.depth == line.depth and entity is not None:
+                if after.depth == depth and entity is not None:
                     slot = entity.group(1)
                     assert entity.group(2) == slot, after.code
                     assert (m.group(1), slot) in (at_param if "without_key(" in after.code else in_region), after.code
@@ -158,7 +170,7 @@ def test_an_assignment_drops_exactly_the_kept_values_that_read_its_field(ruleset
                     assert slot not in dropped
                     dropped.add(slot)
                     continue
-                if after.depth != line.depth or not after.code.endswith(" = None") or "self._d__" not in after.code \
+                if after.depth != depth or not after.code.endswith(" = None") or "self._d__" not in after.code \
                         and END_SLOT not in after.code:
                     break
                 whole = set(re.findall(r"self\.(\w+) =", after.code))

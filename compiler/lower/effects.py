@@ -13,9 +13,11 @@ from .. import pyir
 from .. import typed as t
 from ..analysis.walk import nodes
 from ..budget import STORED, Facts, sat, storable
+from ..names import joined as invented
 from ..names import phase_constant
-from ..passes import join_rounds
+from ..passes import join_rounds, remember_list_changes
 from ..passes.join_rounds import ROUNDS
+from ..passes.remember_list_changes import NAME as NAME_CHANGES
 from ..passes.rewrite import where
 from ..pyir import (
     Assign,
@@ -36,7 +38,7 @@ from ..pyir import (
 from ..pyprint import text as code_of
 from ..typed import Symbol
 from ..types import ANY
-from . import counts, expressions, limits, masks
+from . import boards, counts, expressions, limits, masks
 from .code import _annotation, _narrows, _typed, operand
 from .expressions import set_items_joined
 
@@ -126,10 +128,16 @@ def stmt(lo: Lowerer, s: t.Stmt) -> list[Stmt]:
             # (the old items' bits, cleared before; the spot's old terms, taken off)
             old = spanned((*masks.before_assign_values(lo, s), *counts.before_assign(lo, s)), s.span)
             journal = journal_lines(lo, s)
+            after = [*stale, *kept]
             if lo.caching and s.target.kind in ("field", "perfield"):  # derived values are stale now
-                return journal + statement(lo, lambda: [*old, assigned(lo, s), *stale, *kept,
-                                                        assign(_self("_derived"), _NONE, s.span)])
-            return journal + statement(lo, lambda: [*old, assigned(lo, s), *stale, *kept])
+                after.append(assign(_self("_derived"), _NONE, s.span))
+            if s.remembered_change and lo.probe is None:  # (pass `remember_list_changes`) found in a table
+                plain = statement(lo, lambda: [assigned(lo, s)])
+                found = remembered_change(lo, s, plain)
+                if found is not None:
+                    return journal + [*old, *found, *after]
+                return journal + [*old, *plain, *after]
+            return journal + statement(lo, lambda: [*old, assigned(lo, s), *after])
         case t.Let():
             return statement(lo, lambda: let(lo, s))
         case t.CallEffect():
@@ -611,6 +619,54 @@ def draw_out_fused(lo: Lowerer, first: t.Stmt, second: t.Stmt, first_lines: list
     both = assign(pyir.Tuple((var, items), parenthesised=False),
                   pyir.rt("drawn_out", pyir.Name("self"), rng, items, at), drawn.span, note)
     return [both, *second_lines[2:]]
+
+
+def remembered_change(lo: Lowerer, s: t.Assign, plain: list[Stmt]) -> list[Stmt] | None:
+    """The statements of `x = sorted(x + [c])` or `x = without(x, c)`, marked by pass
+    `remember_list_changes`: what the list becomes by the item found in the list's row of a table
+    of the board (a slot per value of its enumeration); made the plain way (`plain`, as lowered:
+    the checks of the list's length, then the assignment) where the slot is empty, and remembered
+    there if the list is short (`rt.remember_item`). None where `plain` is not of that shape."""
+    *checks, last = plain
+    if not isinstance(last, Assign) or len(last.targets) != 1 or last.annotation is not None:
+        return None
+    listed = last.targets[0]  # (`self.hand[p]`: the list, read and assigned)
+    if any(_walk_checked(lo, check, listed) is None for check in checks):
+        return None
+    if any(isinstance(x, pyir.Call) and isinstance(x.func, pyir.Attribute) and x.func.value == pyir.Name("rt")
+           and x.func.attr not in ("walk", "without") for x in pyir.walk(last.value)):
+        return None  # (a value whose work could charge more than its length's checks: not taken)
+    elem = s.target.ty.elem
+    kinds = dict(lo.typed.tables.enums).get(elem.name) if elem is not None and elem.kind == "enum" else None
+    if kinds is None:
+        return None
+    how, item = remember_list_changes.change(s)
+    field = s.target.name
+    kind = "sorted_joins" if how == "sorted" else "withouts"
+    ann = _annotation(s.target.ty)
+    table, old, row, changed = (pyir.Name(invented(tag, field)) for tag in (kind, "old", "row", "changed"))
+    what = "with a value joined, sorted" if how == "sorted" else "less a value"
+    found = boards.board_table(lo, boards.lookup("values", f"{kind} {field}", "value_table"), invented(kind, field),
+                               f"dict[Any, list[{ann} | None]]",
+                               f"what the lists `{field}` become {what}, by the list and the value (`{NAME_CHANGES}`)")
+    item_py = lo.node(item)
+    short = pyir.Compare(pyir.Call(pyir.Name("len"), (old,)), ("<",), (pyir.Constant(SMALL_LIST),))
+    remember = pyir.rt("remember_item", table, old, item_py, listed, pyir.Constant(len(kinds)),
+                       pyir.dotted("self.board"))
+    note = f"found by `{_words(s)}` and the item in a table of the board every state shares (`{NAME_CHANGES}`)"
+    return [
+        assign(table, found, s.span, note),
+        assign(old, listed, s.span),
+        assign(row, pyir.Call(pyir.Attribute(table, "get"), (old,)), s.span),
+        assign(changed, pyir.IfExp(_NONE, _is_none(row), pyir.Subscript(row, item_py)), s.span),
+        If(_is_none(changed), (*checks, last, if_(short, call(remember, s.span), span=s.span)),
+           orelse=(assign(listed, changed, s.span),), span=s.span),
+    ]
+
+
+def _is_none(name: pyir.Expr) -> pyir.Expr:
+    """`name is None`."""
+    return pyir.Compare(name, ("is",), (_NONE,))
 
 
 def _words(s: t.Assign) -> str:

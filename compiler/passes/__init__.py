@@ -105,6 +105,9 @@ PASSES: dict[str, str] = {
                          "is remembered by them, in a table of the board, and appended whole",
     "key_sorted_lists": "a listing remembered by a list the rules keep sorted is keyed by the list itself, not by a "
                         "set made of its items",
+    "remember_list_changes": "a list the rules keep sorted, of values of a small enumeration, joined with an item "
+                             "or taken one is changed by a look-up: what it becomes by each value found by the "
+                             "list in a table of the board every state shares, made the plain way the first time",
     "find_rows_by_key": "a listing's first choice that walks a definition remembered by value (a hand's ways to pay) "
                         "finds the rows of its values by that value's key, once per listing, not by a tuple made and "
                         "hashed per value",
@@ -190,6 +193,7 @@ LEVEL: dict[str, str] = {
     "gather_spots": "representation",
     "remember_listings": "representation",
     "key_sorted_lists": "representation",
+    "remember_list_changes": "typed",  # Assign.remembered_change
     "find_rows_by_key": "representation",
     "mask_regions": "representation",
     "inline_guards": "typed",

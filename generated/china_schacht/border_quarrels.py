@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/border-quarrels.yaml  sha256:da10e15b321275bc
 # Change the rules and run `rulewright compile china-schacht/border-quarrels` instead.
-# Optimised by the passes (docs/optimiser.md): intersect_components, mask_values, compute_inside_kept, compute_at_scoring, inline, inline_procedures, hoist, mask_spot_sets, mask_spot_filters, hoist_masks, hoist_choices, count_items, unwrap_set_items, unwrap_list_items, join_rounds, draw_out, bound_ranges, sort_sets, remember_values, keep_counts, keep_derived, drop_by_region, nest_by_region, unswitch, drop_in_place, hoist_lazily, keep_end, index_actions, gather_spots, remember_listings, key_sorted_lists, find_rows_by_key, mask_regions, inline_guards, write_out_moves, journal_changes, aggregate_loops, bind_board_tables.
+# Optimised by the passes (docs/optimiser.md): intersect_components, mask_values, compute_inside_kept, compute_at_scoring, inline, inline_procedures, hoist, mask_spot_sets, mask_spot_filters, hoist_masks, hoist_choices, count_items, unwrap_set_items, unwrap_list_items, join_rounds, draw_out, bound_ranges, sort_sets, remember_values, keep_counts, keep_derived, drop_by_region, nest_by_region, unswitch, drop_in_place, hoist_lazily, keep_end, index_actions, gather_spots, remember_listings, key_sorted_lists, remember_list_changes, find_rows_by_key, mask_regions, inline_guards, write_out_moves, journal_changes, aggregate_loops, bind_board_tables.
 """China (Michael Schacht): rule set `china-schacht/border-quarrels`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -144,6 +144,8 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         starts: kept on the state, copied by `clone` (pass `bind_board_tables`)."""
         self._values__payments = self.board.tables.values.get('payments') or self.board.tables.value_table('payments')
         self._values__all_payments = self.board.tables.values.get('all_payments') or self.board.tables.value_table('all_payments')
+        self._withouts__hand = self.board.tables.values.get('withouts hand') or self.board.tables.value_table('withouts hand')
+        self._sorted_joins__hand = self.board.tables.values.get('sorted_joins hand') or self.board.tables.value_table('sorted_joins hand')
         self._actions__build = self.board.tables.actions.get('build') or self.board.tables.action_dict('build')
         self._region_rows__send = self.board.tables.actions.get('send') or self.board.tables.action_dict('send')
         self._keyed_region_rows__send = self.board.tables.values.get('keyed_region_rows send') or self.board.tables.value_table('keyed_region_rows send')
@@ -389,6 +391,8 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         _other._has__palace_of = self._has__palace_of[:]
         _other._values__payments = self._values__payments
         _other._values__all_payments = self._values__all_payments
+        _other._withouts__hand = self._withouts__hand
+        _other._sorted_joins__hand = self._sorted_joins__hand
         _other._actions__build = self._actions__build
         _other._region_rows__send = self._region_rows__send
         _other._keyed_region_rows__send = self._keyed_region_rows__send

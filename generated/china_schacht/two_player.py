@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/two-player.yaml  sha256:0f502e999e94df89
 # Change the rules and run `rulewright compile china-schacht/two-player` instead.
-# Optimised by the passes (docs/optimiser.md): intersect_components, mask_values, compute_inside_kept, compute_at_scoring, inline, inline_procedures, hoist, mask_spot_sets, mask_spot_filters, hoist_masks, hoist_choices, count_items, unwrap_set_items, unwrap_list_items, join_rounds, draw_out, bound_ranges, sort_sets, remember_values, keep_counts, keep_derived, drop_by_region, nest_by_region, unswitch, drop_in_place, hoist_lazily, keep_end, index_actions, gather_spots, remember_listings, key_sorted_lists, find_rows_by_key, mask_regions, inline_guards, write_out_moves, journal_changes, aggregate_loops, bind_board_tables.
+# Optimised by the passes (docs/optimiser.md): intersect_components, mask_values, compute_inside_kept, compute_at_scoring, inline, inline_procedures, hoist, mask_spot_sets, mask_spot_filters, hoist_masks, hoist_choices, count_items, unwrap_set_items, unwrap_list_items, join_rounds, draw_out, bound_ranges, sort_sets, remember_values, keep_counts, keep_derived, drop_by_region, nest_by_region, unswitch, drop_in_place, hoist_lazily, keep_end, index_actions, gather_spots, remember_listings, key_sorted_lists, remember_list_changes, find_rows_by_key, mask_regions, inline_guards, write_out_moves, journal_changes, aggregate_loops, bind_board_tables.
 """China (Michael Schacht): rule set `china-schacht/two-player`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ _ROLE_OF_SEAT: tuple[int, ...] = (0, 1)
 class ChinaSchachtTwoPlayerState(ChinaSchachtState):
     """A position of China."""
 
-    __slots__ = ('_opt__emperor_placement', '_opt__joker_kept', '_opt__kept_at_reshuffle', '_opt__special_exchange', '_opt__emperor_emissaries', 'emperor_cards', 'kept', 'influence', 'specials', 'emperor_turn', 'two_provinces_now', '_d__open_provinces', '_d__emperor_occupied', '_d__emperor_provinces', '_values__emperor_payments', '_actions__emperor_first', '_actions__two_provinces_card', '_actions__exchange_card_special', '_listed__exchange_card_special', '_actions__emperor_palace', '_actions__emperor_emissary', '_actions__emperor_rests')
+    __slots__ = ('_opt__emperor_placement', '_opt__joker_kept', '_opt__kept_at_reshuffle', '_opt__special_exchange', '_opt__emperor_emissaries', 'emperor_cards', 'kept', 'influence', 'specials', 'emperor_turn', 'two_provinces_now', '_d__open_provinces', '_d__emperor_occupied', '_d__emperor_provinces', '_values__emperor_payments', '_withouts__emperor_cards', '_sorted_joins__emperor_cards', '_actions__emperor_first', '_actions__two_provinces_card', '_actions__exchange_card_special', '_listed__exchange_card_special', '_actions__emperor_palace', '_actions__emperor_emissary', '_actions__emperor_rests')
     FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = (
         *ChinaSchachtState.FIELDS,
         rt.FieldInfo('emperor_cards', None, 'list', 'colour', (), 'all', ''),
@@ -99,6 +99,8 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
     _d__emperor_provinces: Sequence[int] | None
     # Tables of the board every state on it shares, found once as the game starts (pass `bind_board_tables`).
     _values__emperor_payments: dict[Any, Sequence[Sequence[int]]]  # the values of `emperor_payments` by what they read (`remember_values`)
+    _withouts__emperor_cards: dict[Any, list[Sequence[int] | None]]  # what the lists `emperor_cards` become less a value, by the list and the value (`remember_list_changes`)
+    _sorted_joins__emperor_cards: dict[Any, list[Sequence[int] | None]]  # what the lists `emperor_cards` become with a value joined, sorted, by the list and the value (`remember_list_changes`)
     _actions__emperor_first: list[rt.Action | None]  # the interned actions of `emperor_first` (`index_actions`)
     _actions__two_provinces_card: list[rt.Action | None]  # the interned actions of `two_provinces_card` (`index_actions`)
     _actions__exchange_card_special: list[list[rt.Action | None] | None]  # the interned actions of `exchange_card_special` (`index_actions`)
@@ -122,6 +124,10 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self._values__payments = self.board.tables.values.get('payments') or self.board.tables.value_table('payments')
         self._values__all_payments = self.board.tables.values.get('all_payments') or self.board.tables.value_table('all_payments')
         self._values__emperor_payments = self.board.tables.values.get('emperor_payments') or self.board.tables.value_table('emperor_payments')
+        self._withouts__hand = self.board.tables.values.get('withouts hand') or self.board.tables.value_table('withouts hand')
+        self._sorted_joins__hand = self.board.tables.values.get('sorted_joins hand') or self.board.tables.value_table('sorted_joins hand')
+        self._withouts__emperor_cards = self.board.tables.values.get('withouts emperor_cards') or self.board.tables.value_table('withouts emperor_cards')
+        self._sorted_joins__emperor_cards = self.board.tables.values.get('sorted_joins emperor_cards') or self.board.tables.value_table('sorted_joins emperor_cards')
         self._spot_rows__build = self.board.tables.actions.get('build') or self.board.tables.action_dict('build')
         self._keyed_spot_rows__build = self.board.tables.values.get('keyed_spot_rows build') or self.board.tables.value_table('keyed_spot_rows build')
         self._region_rows__send = self.board.tables.actions.get('send') or self.board.tables.action_dict('send')
@@ -631,9 +637,18 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.exchange_blind")
-        if len(self.hand[self.current]) > 16:
-            rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:418')
-        self.hand[self.current] = tuple(rt.without(self.hand[self.current], card))  # base.yaml:418
+        _withouts__hand = self._withouts__hand  # base.yaml:418; found by `hand[current]` and the item in a table of the board every state shares (`remember_list_changes`)
+        _old__hand = self.hand[self.current]  # base.yaml:418
+        _row__hand = _withouts__hand.get(_old__hand)  # base.yaml:418
+        _changed__hand = None if _row__hand is None else _row__hand[card]  # base.yaml:418
+        if _changed__hand is None:  # base.yaml:418
+            if len(self.hand[self.current]) > 16:
+                rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:418')
+            self.hand[self.current] = tuple(rt.without(self.hand[self.current], card))  # base.yaml:418
+            if len(_old__hand) < 16:  # base.yaml:418
+                rt.remember_item(_withouts__hand, _old__hand, card, self.hand[self.current], 5, self.board)  # base.yaml:418
+        else:
+            self.hand[self.current] = _changed__hand  # base.yaml:418
         if len(self.discard) > 16:
             rt.walk(self, self.discard, 1, 'rules/china-schacht/base.yaml:419')
         self.discard = (*self.discard, card)  # base.yaml:419
@@ -651,18 +666,36 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.exchange_face_up")
-        if len(self.hand[self.current]) > 16:
-            rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:430')
-        self.hand[self.current] = tuple(rt.without(self.hand[self.current], card))  # base.yaml:430
+        _withouts__hand = self._withouts__hand  # base.yaml:430; found by `hand[current]` and the item in a table of the board every state shares (`remember_list_changes`)
+        _old__hand = self.hand[self.current]  # base.yaml:430
+        _row__hand = _withouts__hand.get(_old__hand)  # base.yaml:430
+        _changed__hand = None if _row__hand is None else _row__hand[card]  # base.yaml:430
+        if _changed__hand is None:  # base.yaml:430
+            if len(self.hand[self.current]) > 16:
+                rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:430')
+            self.hand[self.current] = tuple(rt.without(self.hand[self.current], card))  # base.yaml:430
+            if len(_old__hand) < 16:  # base.yaml:430
+                rt.remember_item(_withouts__hand, _old__hand, card, self.hand[self.current], 5, self.board)  # base.yaml:430
+        else:
+            self.hand[self.current] = _changed__hand  # base.yaml:430
         if len(self.discard) > 16:
             rt.walk(self, self.discard, 1, 'rules/china-schacht/base.yaml:431')
         self.discard = (*self.discard, card)  # base.yaml:431
         if len(self.face_up) > 16:
             rt.walk(self, self.face_up, 1, 'rules/china-schacht/base.yaml:432')
         self.face_up = tuple(rt.without(self.face_up, taken))  # base.yaml:432
-        if len(self.hand[self.current]) > 16:
-            rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:433')
-        self.hand[self.current] = tuple(sorted((*self.hand[self.current], taken) if len(self.hand[self.current]) <= 15 else rt.walk(self, (*self.hand[self.current], taken), 1, 'rules/china-schacht/base.yaml:433')))  # base.yaml:433
+        _sorted_joins__hand = self._sorted_joins__hand  # base.yaml:433; found by `hand[current]` and the item in a table of the board every state shares (`remember_list_changes`)
+        _old__hand = self.hand[self.current]  # base.yaml:433
+        _row__hand = _sorted_joins__hand.get(_old__hand)  # base.yaml:433
+        _changed__hand = None if _row__hand is None else _row__hand[taken]  # base.yaml:433
+        if _changed__hand is None:  # base.yaml:433
+            if len(self.hand[self.current]) > 16:
+                rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:433')
+            self.hand[self.current] = tuple(sorted((*self.hand[self.current], taken) if len(self.hand[self.current]) <= 15 else rt.walk(self, (*self.hand[self.current], taken), 1, 'rules/china-schacht/base.yaml:433')))  # base.yaml:433
+            if len(_old__hand) < 16:  # base.yaml:433
+                rt.remember_item(_sorted_joins__hand, _old__hand, taken, self.hand[self.current], 5, self.board)  # base.yaml:433
+        else:
+            self.hand[self.current] = _changed__hand  # base.yaml:433
         # two-player.yaml:254: own_turn_over, written out where it is called, base.yaml:434 (`inline_procedures`)
         if self.trace is not None:
             self.trace.append("procedures.own_turn_over")
@@ -679,9 +712,18 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if len(self.face_up) > 16:
             rt.walk(self, self.face_up, 1, 'rules/china-schacht/base.yaml:440')
         self.face_up = tuple(rt.without(self.face_up, taken))  # base.yaml:440
-        if len(self.hand[self.current]) > 16:
-            rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:441')
-        self.hand[self.current] = tuple(sorted((*self.hand[self.current], taken) if len(self.hand[self.current]) <= 15 else rt.walk(self, (*self.hand[self.current], taken), 1, 'rules/china-schacht/base.yaml:441')))  # base.yaml:441
+        _sorted_joins__hand = self._sorted_joins__hand  # base.yaml:441; found by `hand[current]` and the item in a table of the board every state shares (`remember_list_changes`)
+        _old__hand = self.hand[self.current]  # base.yaml:441
+        _row__hand = _sorted_joins__hand.get(_old__hand)  # base.yaml:441
+        _changed__hand = None if _row__hand is None else _row__hand[taken]  # base.yaml:441
+        if _changed__hand is None:  # base.yaml:441
+            if len(self.hand[self.current]) > 16:
+                rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:441')
+            self.hand[self.current] = tuple(sorted((*self.hand[self.current], taken) if len(self.hand[self.current]) <= 15 else rt.walk(self, (*self.hand[self.current], taken), 1, 'rules/china-schacht/base.yaml:441')))  # base.yaml:441
+            if len(_old__hand) < 16:  # base.yaml:441
+                rt.remember_item(_sorted_joins__hand, _old__hand, taken, self.hand[self.current], 5, self.board)  # base.yaml:441
+        else:
+            self.hand[self.current] = _changed__hand  # base.yaml:441
         # base.yaml:470: refill_hand, written out where it is called, base.yaml:442 (`inline_procedures`)
         if self.trace is not None:
             self.trace.append("procedures.refill_hand")
@@ -961,9 +1003,18 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if self.trace is not None:
             self.trace.append("procedures.pay")
         for c in cards:  # two-player.yaml:225
-            if len(self.hand[self.current]) > 16:
-                rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/two-player.yaml:226')
-            self.hand[self.current] = tuple(rt.without(self.hand[self.current], c))  # two-player.yaml:226
+            _withouts__hand = self._withouts__hand  # two-player.yaml:226; found by `hand[current]` and the item in a table of the board every state shares (`remember_list_changes`)
+            _old__hand = self.hand[self.current]  # two-player.yaml:226
+            _row__hand = _withouts__hand.get(_old__hand)  # two-player.yaml:226
+            _changed__hand = None if _row__hand is None else _row__hand[c]  # two-player.yaml:226
+            if _changed__hand is None:  # two-player.yaml:226
+                if len(self.hand[self.current]) > 16:
+                    rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/two-player.yaml:226')
+                self.hand[self.current] = tuple(rt.without(self.hand[self.current], c))  # two-player.yaml:226
+                if len(_old__hand) < 16:  # two-player.yaml:226
+                    rt.remember_item(_withouts__hand, _old__hand, c, self.hand[self.current], 5, self.board)  # two-player.yaml:226
+            else:
+                self.hand[self.current] = _changed__hand  # two-player.yaml:226
         self.keep(cards[0])  # two-player.yaml:227
         if (len(cards) == 2 and self._opt__joker_kept == BOTH):  # two-player.yaml:228
             self.keep(cards[1])  # two-player.yaml:229
@@ -1023,9 +1074,18 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if self.trace is not None:
             self.trace.append("procedures.draw_blind")
         c, self.deck = rt.drawn_out(self, self.rng, self.deck, 'rules/china-schacht/base.yaml:483')  # base.yaml:482; drawn and taken out of `deck` at once, with base.yaml:483 (`draw_out`)
-        if len(self.hand[p]) > 16:
-            rt.walk(self, self.hand[p], 1, 'rules/china-schacht/base.yaml:484')
-        self.hand[p] = tuple(sorted((*self.hand[p], c) if len(self.hand[p]) <= 15 else rt.walk(self, (*self.hand[p], c), 1, 'rules/china-schacht/base.yaml:484')))  # base.yaml:484
+        _sorted_joins__hand = self._sorted_joins__hand  # base.yaml:484; found by `hand[p]` and the item in a table of the board every state shares (`remember_list_changes`)
+        _old__hand = self.hand[p]  # base.yaml:484
+        _row__hand = _sorted_joins__hand.get(_old__hand)  # base.yaml:484
+        _changed__hand = None if _row__hand is None else _row__hand[c]  # base.yaml:484
+        if _changed__hand is None:  # base.yaml:484
+            if len(self.hand[p]) > 16:
+                rt.walk(self, self.hand[p], 1, 'rules/china-schacht/base.yaml:484')
+            self.hand[p] = tuple(sorted((*self.hand[p], c) if len(self.hand[p]) <= 15 else rt.walk(self, (*self.hand[p], c), 1, 'rules/china-schacht/base.yaml:484')))  # base.yaml:484
+            if len(_old__hand) < 16:  # base.yaml:484
+                rt.remember_item(_sorted_joins__hand, _old__hand, c, self.hand[p], 5, self.board)  # base.yaml:484
+        else:
+            self.hand[p] = _changed__hand  # base.yaml:484
         self.deck_check()  # base.yaml:485
 
     def deck_check(self) -> None:
@@ -1082,9 +1142,18 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if self.trace is not None:
             self.trace.append("procedures.emperor_pay")
         for c in cards:  # two-player.yaml:262
-            if len(self.emperor_cards) > 16:
-                rt.walk(self, self.emperor_cards, 1, 'rules/china-schacht/two-player.yaml:263')
-            self.emperor_cards = tuple(rt.without(self.emperor_cards, c))  # two-player.yaml:263
+            _withouts__emperor_cards = self._withouts__emperor_cards  # two-player.yaml:263; found by `emperor_cards` and the item in a table of the board every state shares (`remember_list_changes`)
+            _old__emperor_cards = self.emperor_cards  # two-player.yaml:263
+            _row__emperor_cards = _withouts__emperor_cards.get(_old__emperor_cards)  # two-player.yaml:263
+            _changed__emperor_cards = None if _row__emperor_cards is None else _row__emperor_cards[c]  # two-player.yaml:263
+            if _changed__emperor_cards is None:  # two-player.yaml:263
+                if len(self.emperor_cards) > 16:
+                    rt.walk(self, self.emperor_cards, 1, 'rules/china-schacht/two-player.yaml:263')
+                self.emperor_cards = tuple(rt.without(self.emperor_cards, c))  # two-player.yaml:263
+                if len(_old__emperor_cards) < 16:  # two-player.yaml:263
+                    rt.remember_item(_withouts__emperor_cards, _old__emperor_cards, c, self.emperor_cards, 5, self.board)  # two-player.yaml:263
+            else:
+                self.emperor_cards = _changed__emperor_cards  # two-player.yaml:263
             self._d__emperor_occupied = self._d__emperor_provinces = None  # two-player.yaml:263
             if len(self.discard) > 16:
                 rt.walk(self, self.discard, 1, 'rules/china-schacht/two-player.yaml:264')
@@ -1097,9 +1166,18 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         for _ in range(len(self.emperor_cards), 3):  # two-player.yaml:267
             if self.deck:  # two-player.yaml:268
                 c, self.deck = rt.drawn_out(self, self.rng, self.deck, 'rules/china-schacht/two-player.yaml:270')  # two-player.yaml:269; drawn and taken out of `deck` at once, with two-player.yaml:270 (`draw_out`)
-                if len(self.emperor_cards) > 16:
-                    rt.walk(self, self.emperor_cards, 1, 'rules/china-schacht/two-player.yaml:271')
-                self.emperor_cards = tuple(sorted((*self.emperor_cards, c) if len(self.emperor_cards) <= 15 else rt.walk(self, (*self.emperor_cards, c), 1, 'rules/china-schacht/two-player.yaml:271')))  # two-player.yaml:271
+                _sorted_joins__emperor_cards = self._sorted_joins__emperor_cards  # two-player.yaml:271; found by `emperor_cards` and the item in a table of the board every state shares (`remember_list_changes`)
+                _old__emperor_cards = self.emperor_cards  # two-player.yaml:271
+                _row__emperor_cards = _sorted_joins__emperor_cards.get(_old__emperor_cards)  # two-player.yaml:271
+                _changed__emperor_cards = None if _row__emperor_cards is None else _row__emperor_cards[c]  # two-player.yaml:271
+                if _changed__emperor_cards is None:  # two-player.yaml:271
+                    if len(self.emperor_cards) > 16:
+                        rt.walk(self, self.emperor_cards, 1, 'rules/china-schacht/two-player.yaml:271')
+                    self.emperor_cards = tuple(sorted((*self.emperor_cards, c) if len(self.emperor_cards) <= 15 else rt.walk(self, (*self.emperor_cards, c), 1, 'rules/china-schacht/two-player.yaml:271')))  # two-player.yaml:271
+                    if len(_old__emperor_cards) < 16:  # two-player.yaml:271
+                        rt.remember_item(_sorted_joins__emperor_cards, _old__emperor_cards, c, self.emperor_cards, 5, self.board)  # two-player.yaml:271
+                else:
+                    self.emperor_cards = _changed__emperor_cards  # two-player.yaml:271
                 self._d__emperor_occupied = self._d__emperor_provinces = None  # two-player.yaml:271
                 self.deck_check()  # two-player.yaml:272
 
@@ -1175,6 +1253,10 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         _other._values__payments = self._values__payments
         _other._values__all_payments = self._values__all_payments
         _other._values__emperor_payments = self._values__emperor_payments
+        _other._withouts__hand = self._withouts__hand
+        _other._sorted_joins__hand = self._sorted_joins__hand
+        _other._withouts__emperor_cards = self._withouts__emperor_cards
+        _other._sorted_joins__emperor_cards = self._sorted_joins__emperor_cards
         _other._spot_rows__build = self._spot_rows__build
         _other._keyed_spot_rows__build = self._keyed_spot_rows__build
         _other._region_rows__send = self._region_rows__send

@@ -119,6 +119,9 @@ PASSES: dict[str, str] = {
     "bind_board_tables": "the tables of the board a listing or a definition reads (its interned actions, its values "
                          "remembered by value) found once as a game starts and kept on the state with their types, "
                          "not looked up by name at every call",
+    "bind_reads": "what a method reads of the state and its board again and again (a field, the seat to act, a "
+                  "table of the board) read once into a local where it is first read, not looked up as an "
+                  "attribute at every read",
 }
 ALL: frozenset[str] = frozenset(PASSES)
 
@@ -193,6 +196,7 @@ LEVEL: dict[str, str] = {
     "journal_changes": "representation",  # TypedProgram.journal
     "aggregate_loops": "lowered",  # the statements of a definition's value (LoweredFunction.value_at) and the end's
     "bind_board_tables": "lowered",  # lowered.Program.board_tables, and the statements that read them
+    "bind_reads": "lowered",  # the statements of definitions, listings and effects
 }
 
 

@@ -2,7 +2,7 @@
 #   rules/chang-cheng/base.yaml  sha256:cc3e06f6bd4897b8
 #   rules/chang-cheng/diplomacy.yaml  sha256:f0258497c1294bac
 # Change the rules and run `rulewright compile chang-cheng/diplomacy` instead.
-# Optimised by the passes (docs/optimiser.md): intersect_components, mask_values, compute_inside_kept, compute_at_scoring, inline, inline_procedures, hoist, mask_spot_sets, mask_spot_filters, hoist_masks, hoist_choices, count_items, unwrap_set_items, unwrap_list_items, join_rounds, draw_out, bound_ranges, sort_sets, remember_values, keep_derived, drop_by_region, nest_by_region, unswitch, drop_in_place, hoist_lazily, keep_end, index_actions, gather_spots, remember_listings, key_sorted_lists, find_rows_by_key, mask_regions, inline_guards, write_out_moves, journal_changes, aggregate_loops, bind_board_tables.
+# Optimised by the passes (docs/optimiser.md): intersect_components, mask_values, compute_inside_kept, compute_at_scoring, inline, inline_procedures, hoist, mask_spot_sets, mask_spot_filters, hoist_masks, hoist_choices, count_items, unwrap_set_items, unwrap_list_items, join_rounds, draw_out, bound_ranges, sort_sets, remember_values, keep_derived, drop_by_region, nest_by_region, unswitch, drop_in_place, hoist_lazily, keep_end, index_actions, gather_spots, remember_listings, key_sorted_lists, find_rows_by_key, mask_regions, inline_guards, write_out_moves, journal_changes, aggregate_loops, bind_board_tables, bind_reads.
 """Chang Cheng (Walter Obert): rule set `chang-cheng/diplomacy`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -42,7 +42,10 @@ class ChangChengDiplomacyState(ChangChengState):
         elif ('provinces_walled', p) in _memo:
             _remembered: int = _memo[('provinces_walled', p)]
             return _remembered
-        _value: int = len(frozenset(self.board.region_of[PROVINCE][s] for s in self.laid() if ((((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER) or (self._opt__ruins_elsewhere == COUNTED and self.block_at[s] == RUIN)) and self.builder[s] == p)))  # diplomacy.yaml:14; inlined standing (base.yaml:462), mongol_wall (base.yaml:509), province_at (base.yaml:458)
+        _read__block_at = self.block_at  # diplomacy.yaml:14; `bind_reads`: read once
+        _read__builder = self.builder  # diplomacy.yaml:14; `bind_reads`: read once
+        _read__board__region_of = self.board.region_of  # diplomacy.yaml:14; `bind_reads`: read once
+        _value: int = len(frozenset(_read__board__region_of[PROVINCE][s] for s in self.laid() if ((((_read__block_at[s] == SINGLE or _read__block_at[s] == DOUBLE) or _read__block_at[s] == TOWER) or (self._opt__ruins_elsewhere == COUNTED and _read__block_at[s] == RUIN)) and _read__builder[s] == p)))  # diplomacy.yaml:14; inlined standing (base.yaml:462), mongol_wall (base.yaml:509), province_at (base.yaml:458)
         _memo[('provinces_walled', p)] = _value
         return _value
 

@@ -119,6 +119,8 @@ PASSES: dict[str, str] = {
     "bind_board_tables": "the tables of the board a listing or a definition reads (its interned actions, its values "
                          "remembered by value) found once as a game starts and kept on the state with their types, "
                          "not looked up by name at every call",
+    "unwrap_filtered_loops": "a listing's loop over a filtered list walks the list's own loops and tests each item, "
+                             "not a list made first by a comprehension",
     "bind_reads": "what a method reads of the state and its board again and again (a field, the seat to act, a "
                   "table of the board) read once into a local where it is first read, not looked up as an "
                   "attribute at every read",
@@ -196,6 +198,7 @@ LEVEL: dict[str, str] = {
     "journal_changes": "representation",  # TypedProgram.journal
     "aggregate_loops": "lowered",  # the statements of a definition's value (LoweredFunction.value_at) and the end's
     "bind_board_tables": "lowered",  # lowered.Program.board_tables, and the statements that read them
+    "unwrap_filtered_loops": "lowered",  # the loops of listings
     "bind_reads": "lowered",  # the statements of definitions, listings and effects
 }
 

@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/bonus-tiles.yaml  sha256:c8d8905583cc404f
 # Change the rules and run `rulewright compile china-schacht/bonus-tiles` instead.
-# Optimised by the passes (docs/optimiser.md): intersect_components, mask_values, compute_inside_kept, compute_at_scoring, inline, inline_procedures, hoist, mask_spot_sets, mask_spot_filters, hoist_masks, hoist_choices, count_items, unwrap_set_items, unwrap_list_items, join_rounds, draw_out, bound_ranges, sort_sets, remember_values, keep_derived, drop_by_region, nest_by_region, unswitch, drop_in_place, hoist_lazily, keep_end, index_actions, gather_spots, remember_listings, key_sorted_lists, find_rows_by_key, mask_regions, inline_guards, write_out_moves, journal_changes, aggregate_loops, bind_board_tables, bind_reads.
+# Optimised by the passes (docs/optimiser.md): intersect_components, mask_values, compute_inside_kept, compute_at_scoring, inline, inline_procedures, hoist, mask_spot_sets, mask_spot_filters, hoist_masks, hoist_choices, count_items, unwrap_set_items, unwrap_list_items, join_rounds, draw_out, bound_ranges, sort_sets, remember_values, keep_derived, drop_by_region, nest_by_region, unswitch, drop_in_place, hoist_lazily, keep_end, index_actions, gather_spots, remember_listings, key_sorted_lists, find_rows_by_key, mask_regions, inline_guards, write_out_moves, journal_changes, aggregate_loops, bind_board_tables, unwrap_filtered_loops, bind_reads.
 """China (Michael Schacht): rule set `china-schacht/bonus-tiles`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -195,12 +195,14 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         _table = self._actions__reveal
         _read__current = self.current  # `bind_reads`: read once
         _read__board__region_attributes = self.board.region_attributes  # `bind_reads`: read once
-        for province_at in [r for r in (self.here if self.here else self.board.regions_of_kind[PROVINCE]) if (self.face_down_in(r) and self.payments(_read__current, _read__board__region_attributes[0][r]))]:  # rules/china-schacht/bonus-tiles.yaml:87
-            _action = _table[province_at]
-            if _action is None:
-                rt.made(self.board, rt.ACTION + 1)
-                _action = _table[province_at] = rt.Action('reveal', (province_at,), self._action_text)
-            _actions.append(_action)
+        for r in (self.here if self.here else self.board.regions_of_kind[PROVINCE]):  # rules/china-schacht/bonus-tiles.yaml:87; `unwrap_filtered_loops`: the list's own loop, each item tested
+            if (self.face_down_in(r) and self.payments(_read__current, _read__board__region_attributes[0][r])):
+                province_at = r
+                _action = _table[province_at]
+                if _action is None:
+                    rt.made(self.board, rt.ACTION + 1)
+                    _action = _table[province_at] = rt.Action('reveal', (province_at,), self._action_text)
+                _actions.append(_action)
 
     def _guard(self, _name: str) -> bool:
         """Whether the `when:` of action `name` holds now (True for an action without one)."""

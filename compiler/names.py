@@ -243,8 +243,8 @@ TEMPLATE_LOCALS = frozenset({
 })
 # Locals that start with `_`, so that no rule local can be one of them (no list of names to keep a rule
 # file's locals off them): an aggregate written out as a loop, its result, whether an item is the
-# first, an item's value and a test kept first (pass `aggregate_loops`).
-INVENTED_LOCALS = frozenset({"_total", "_most", "_least", "_found", "_every", "_first", "_each", "_cond"})
+# first, an item's value, a test kept first and the first item found (pass `aggregate_loops`).
+INVENTED_LOCALS = frozenset({"_total", "_most", "_least", "_found", "_every", "_first", "_each", "_cond", "_met"})
 # Locals the rule language binds itself, where a rule file's own cannot shadow them; no name the
 # rule file declares may take them either (they would hide it there).
 IMPLICIT: dict[str, str] = {

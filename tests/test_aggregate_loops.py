@@ -35,6 +35,7 @@ from tests.helpers.lockstep import play_in_lockstep
 OFF = passes.ALL - {"aggregate_loops"}
 TESTS = Path(__file__).parent
 SPAN = SourceSpan("rules/x/base.yaml", 7, 5, 7, 20)  # (where the definition is written)
+CASE = Path(__file__).parent / "passes" / "aggregate_loops.yaml"
 
 
 @pytest.mark.parametrize(("code", "params", "taken"), [
@@ -253,3 +254,37 @@ def test_games_are_the_same_with_and_without_the_pass(ruleset: str, players: int
     assert on.state_class is not off.state_class
     for seed in range(2):
         play_in_lockstep(on, off, players, 500 + seed)
+
+
+def test_the_first_item_found_is_a_loop_that_stops_at_it() -> None:
+    """A definition whose value is the first item of a walk found (`first(...)`, `next(..., None)`):
+    a loop that stops at it, its result declared of the definition's type, and what it gives is what
+    `next` gives (an item found, the first; none found, None), on random lists."""
+    d = next(d for d in lower(passes.optimise(check_file(CASE).typed))[1].defines if d.name == "nearest")
+    after = next(x for x in aggregate_loops.run(lower(passes.optimise(check_file(CASE).typed))[1],
+                                                  Facts(check_file(CASE).typed, passes.ALL)).defines
+                 if x.name == "nearest")
+    assert "next(" in "\n".join(printed(d.body)) and "next(" not in "\n".join(printed(after.body))
+    assert printed(after.body)[0] == "_met: int | None = None"
+    code = "next((x for x in self.xs if x > 2), None)"
+    value = nodes(code)
+    assert isinstance(value, pyir.Call)
+    lines, rest = aggregate_loops._first_written_out(value, set(), "int | None", SPAN)
+    assert text(rest) == "_met"
+    body = "\n".join("    " + line for line in printed(tuple(lines)))
+    made: dict[str, object] = {}
+    exec(compile(f"def value(self):\n{body}\n    return _met\n", "<loop>", "exec"), made)  # noqa: S102
+    chooser = random.Random(2)
+    for _ in range(200):
+        items = [chooser.randrange(-5, 10) for _ in range(chooser.randrange(0, 6))]
+
+        class State:
+            xs = items
+        assert made["value"](State()) == next((x for x in items if x > 2), None)  # type: ignore[operator]
+
+
+def test_othello_plays_the_same_games_with_and_without_the_pass() -> None:
+    """Othello's `closer`, the first cell of a ray that is not the opponent's, is written out."""
+    on, off = game("othello"), game("othello", OFF)
+    for seed in range(3):
+        play_in_lockstep(on, off, 2, 700 + seed)

@@ -217,8 +217,13 @@ class OthelloState(rt.State):
     # -- Definitions and procedures -----------------------------------------------------------
     def closer(self, s: int, d: int, p: int) -> int | None:
         # rules/othello/base.yaml:32
+        _met: int | None = None
         _read__disc = self.disc  # base.yaml:32; `bind_reads`: read once
-        return next((t for t in self.board.rays[d][s] if (_read__disc[t] is None or _read__disc[t] == p)), None)  # base.yaml:32
+        for t in self.board.rays[d][s]:  # base.yaml:32; `aggregate_loops`: `first` written out as a loop
+            if _read__disc[t] is None or _read__disc[t] == p:
+                _met = t
+                break
+        return _met  # base.yaml:32
 
     def flips(self, s: int, d: int, p: int) -> bool:
         # rules/othello/base.yaml:35

@@ -96,13 +96,17 @@ def test_a_read_twice_is_left_and_a_read_three_times_is_bound() -> None:
                                                         (Subscript(local, Constant(0)), Subscript(local, Constant(1)))))
 
 
-def test_a_read_under_a_comprehensions_items_counts_as_repeated_its_first_list_not() -> None:
-    items = ListComp(Subscript(DISC, Name("t")), (Comprehension(Name("t"), Subscript(RAYS, Name("s"))),))
-    program = _run(_program((Return(items),)))
-    after = program.defines[0].body
-    assert _bound_reads(after) == ["self.disc"]
+def test_a_read_in_a_comprehensions_own_scope_is_left_its_first_list_is_bound() -> None:
+    """A read in a comprehension's items, tests or inner lists would be a cell of the method, made at
+    every call: neither counted nor bound; its first list is computed in the method's own scope."""
+    items = ListComp(Subscript(DISC, Name("t")), (Comprehension(Name("t"), Subscript(RAYS, Name("s")),
+                                                                (Subscript(DISC, Name("t")),)),))
+    body = (assign(Name("x"), Subscript(RAYS, Constant(0))), assign(Name("y"), Subscript(RAYS, Constant(1))),
+            Return(items))
+    after = _run(_program(body)).defines[0].body
+    assert _bound_reads(after) == ["self.board.rays"]
     assert isinstance(after[-1], Return) and after[-1].value is not None
-    assert text(after[-1].value) == "[_read__disc[t] for t in self.board.rays[s]]"
+    assert text(after[-1].value) == "[self.disc[t] for t in _read__board__rays[s] if self.disc[t]]"
 
 
 def test_the_value_of_a_definition_moves_on_by_the_lines_put_before_it() -> None:

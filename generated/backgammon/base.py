@@ -254,7 +254,7 @@ class BackgammonState(rt.State):
             if _row1 is None:
                 rt.made(self.board, rt.ENTRY + rt.DICT)
                 _row1 = _table[d] = {}
-            for a in rt.walk(self, [a for a in self.froms(_read__mover) if self.can(_read__mover, a, d)], 3571, 'rules/backgammon/base.yaml:158'):  # rules/backgammon/base.yaml:158
+            for a in rt.walk(self, [a for a in self.froms(_read__mover) if self.can(self.mover, a, d)], 3571, 'rules/backgammon/base.yaml:158'):  # rules/backgammon/base.yaml:158
                 _row2 = _row1.get(a)
                 if _row2 is None:
                     rt.made(self.board, rt.ENTRY + rt.DICT)
@@ -264,7 +264,7 @@ class BackgammonState(rt.State):
                     if _row3 is None:
                         rt.made(self.board, rt.ENTRY + rt.DICT)
                         _row3 = _row2[e] = {}
-                    for b in [b for b in self.froms_after(_read__mover, a, d) if self.can_after(_read__mover, a, d, rt.num(b, 'rules/backgammon/base.yaml:160'), rt.num(e, 'rules/backgammon/base.yaml:160'))]:  # rules/backgammon/base.yaml:160
+                    for b in [b for b in self.froms_after(_read__mover, a, d) if self.can_after(self.mover, a, d, rt.num(b, 'rules/backgammon/base.yaml:160'), rt.num(e, 'rules/backgammon/base.yaml:160'))]:  # rules/backgammon/base.yaml:160
                         _action = _row3.get(b)
                         if _action is None:
                             rt.made(self.board, rt.ENTRY + rt.ACTION + 4)
@@ -283,7 +283,7 @@ class BackgammonState(rt.State):
             if _row1 is None:
                 rt.made(self.board, rt.ENTRY + rt.DICT)
                 _row1 = _table[d] = {}
-            for a in [a for a in self.froms(_read__mover) if self.can(_read__mover, a, d)]:  # rules/backgammon/base.yaml:176
+            for a in [a for a in self.froms(_read__mover) if self.can(self.mover, a, d)]:  # rules/backgammon/base.yaml:176
                 _action = _row1.get(a)
                 if _action is None:
                     rt.made(self.board, rt.ENTRY + rt.ACTION + 2)
@@ -385,9 +385,7 @@ class BackgammonState(rt.State):
         elif p in _kept:
             return _kept[p]
         rt.spend(self, 127, 'rules/backgammon/base.yaml:60')  # base.yaml:60
-        _read__colour = self.colour  # base.yaml:60; `bind_reads`: read once
-        _read__checkers = self.checkers  # base.yaml:60; `bind_reads`: read once
-        _value: Sequence[int] = (*(0, *[(_read__checkers[s] if _read__colour[s] == p else 0) for s in self.track(p)]), self.bar[p])  # base.yaml:60
+        _value: Sequence[int] = (*(0, *[(self.checkers[s] if self.colour[s] == p else 0) for s in self.track(p)]), self.bar[p])  # base.yaml:60
         _kept[p] = _value
         return _value
 
@@ -399,10 +397,7 @@ class BackgammonState(rt.State):
         elif p in _kept:
             return _kept[p]
         rt.spend(self, 126, 'rules/backgammon/base.yaml:61')  # base.yaml:61
-        _read__colour = self.colour  # base.yaml:61; `bind_reads`: read once
-        _read__num_players = self.num_players  # base.yaml:61; `bind_reads`: read once
-        _read__checkers = self.checkers  # base.yaml:61; `bind_reads`: read once
-        _value: Sequence[int] = (0, *[(_read__checkers[s] if _read__colour[s] == (_cell__1 or rt.once(_cell__1, rt.other_seat(p, _read__num_players, 'rules/backgammon/base.yaml:61')))[0] else 0) for _cell__1 in (rt.cell(),) for s in self.track(p)])  # base.yaml:61
+        _value: Sequence[int] = (0, *[(self.checkers[s] if self.colour[s] == (_cell__1 or rt.once(_cell__1, rt.other_seat(p, self.num_players, 'rules/backgammon/base.yaml:61')))[0] else 0) for _cell__1 in (rt.cell(),) for s in self.track(p)])  # base.yaml:61
         _kept[p] = _value
         return _value
 
@@ -532,10 +527,7 @@ class BackgammonState(rt.State):
         _kept = self._d__both
         if _kept is not None:
             return _kept
-        _read__low_die = self.low_die  # base.yaml:89; `bind_reads`: read once
-        _read__high_die = self.high_die  # base.yaml:89; `bind_reads`: read once
-        _read__mover = self.mover  # base.yaml:89; `bind_reads`: read once
-        _value: bool = any(self.can_after(_read__mover, a, u, rt.num(b, 'rules/backgammon/base.yaml:89'), rt.num((_read__low_die + _read__high_die) - u, 'rules/backgammon/base.yaml:89')) for u in ((_read__low_die,) if _read__low_die == _read__high_die else (_read__low_die, _read__high_die)) for a in rt.walk(self, self.froms(_read__mover), 3662, 'rules/backgammon/base.yaml:89') if self.can(_read__mover, a, u) for b in self.froms_after(_read__mover, a, u))  # base.yaml:89
+        _value: bool = any(self.can_after(self.mover, a, u, rt.num(b, 'rules/backgammon/base.yaml:89'), rt.num((self.low_die + self.high_die) - u, 'rules/backgammon/base.yaml:89')) for u in ((self.low_die,) if self.low_die == self.high_die else (self.low_die, self.high_die)) for a in rt.walk(self, self.froms(self.mover), 3662, 'rules/backgammon/base.yaml:89') if self.can(self.mover, a, u) for b in self.froms_after(self.mover, a, u))  # base.yaml:89
         self._d__both = _value
         return _value
 

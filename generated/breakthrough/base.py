@@ -157,12 +157,12 @@ class BreakthroughState(rt.State):
         # Actions are interned per board, found by index in tables (`index_actions`): the same move is the same object in every state.
         _table = self._actions__step
         _read__piece = self.piece  # `bind_reads`: read once
-        _read__current = self.current  # `bind_reads`: read once
         _read__board__spots = self.board.spots  # `bind_reads`: read once
         _read__board__row_of = self.board.row_of  # `bind_reads`: read once
+        _read__current = self.current  # `bind_reads`: read once
         _read__board__neighbours = self.board.neighbours  # `bind_reads`: read once
         _read__board__column_of = self.board.column_of  # `bind_reads`: read once
-        for s in [s for s, _item__piece in enumerate(_read__piece) if _item__piece == _read__current]:  # rules/breakthrough/base.yaml:52
+        for s in [s for s, _item__piece in enumerate(_read__piece) if _item__piece == self.current]:  # rules/breakthrough/base.yaml:52
             _row1 = _table[s]
             if _row1 is None:
                 rt.made(self.board, rt.OBJECT + len(_read__board__spots))

@@ -883,9 +883,7 @@ class ChangChengState(rt.State):
             _kept = self._d__face_regions = {}
         elif (f, kind) in _kept:
             return _kept[(f, kind)]
-        _read__board__region_spots = self.board.region_spots  # base.yaml:460; `bind_reads`: read once
-        _read__board__face_spots = self.board.face_spots  # base.yaml:460; `bind_reads`: read once
-        _value: Sequence[int] = [r for r in self.board.regions_of_kind[kind] if _read__board__region_spots[r][0] in _read__board__face_spots[f]]  # base.yaml:460
+        _value: Sequence[int] = [r for r in self.board.regions_of_kind[kind] if self.board.region_spots[r][0] in self.board.face_spots[f]]  # base.yaml:460
         if len(_kept) < rt.MAX_TABLED:
             _kept[(f, kind)] = _value
         return _value
@@ -914,10 +912,7 @@ class ChangChengState(rt.State):
         elif p in _kept:
             return _kept[p]
         rt.spend(self, 326, 'rules/chang-cheng/base.yaml:470')  # base.yaml:470
-        _read__block_at = self.block_at  # base.yaml:470; `bind_reads`: read once
-        _read__reserved = self.reserved  # base.yaml:470; `bind_reads`: read once
-        _read__singles = self.singles  # base.yaml:470; `bind_reads`: read once
-        _value: Sequence[int] = [s for s in self.laid() if (_read__block_at[s] == EMPTY and ((_read__reserved[s] is None or _read__reserved[s] == p) or ((self._opt__reservation == LAPSES and _read__reserved[s] is not None) and _read__singles[rt.value_of(_read__reserved[s], 'rules/chang-cheng/base.yaml:464')] == 0)))]  # base.yaml:470
+        _value: Sequence[int] = [s for s in self.laid() if (self.block_at[s] == EMPTY and ((self.reserved[s] is None or self.reserved[s] == p) or ((self._opt__reservation == LAPSES and self.reserved[s] is not None) and self.singles[rt.value_of(self.reserved[s], 'rules/chang-cheng/base.yaml:464')] == 0)))]  # base.yaml:470
         _kept[p] = _value
         return _value
 
@@ -929,8 +924,7 @@ class ChangChengState(rt.State):
         elif p in _kept:
             return _kept[p]
         rt.spend(self, 218, 'rules/chang-cheng/base.yaml:471')  # base.yaml:471
-        _read__board__region_of = self.board.region_of  # base.yaml:471; `bind_reads`: read once
-        _value: frozenset[int] = frozenset(_read__board__region_of[PROVINCE][s] for s in self.single_spaces(p))  # base.yaml:471
+        _value: frozenset[int] = frozenset(self.board.region_of[PROVINCE][s] for s in self.single_spaces(p))  # base.yaml:471
         _kept[p] = _value
         return _value
 
@@ -940,8 +934,7 @@ class ChangChengState(rt.State):
         if _kept is not None:
             return _kept
         rt.spend(self, 50, 'rules/chang-cheng/base.yaml:473')  # base.yaml:473
-        _read__protected = self.protected  # base.yaml:473; `bind_reads`: read once
-        _value: Sequence[int] = [r for r in self.provinces_laid() if not _read__protected[r]]  # base.yaml:473
+        _value: Sequence[int] = [r for r in self.provinces_laid() if not self.protected[r]]  # base.yaml:473
         self._d__open_provinces = _value
         return _value
 
@@ -952,10 +945,7 @@ class ChangChengState(rt.State):
             _kept = self._d__double_partners = {}
         elif s in _kept:
             return _kept[s]
-        _read__block_at = self.block_at  # base.yaml:476; `bind_reads`: read once
-        _read__reserved = self.reserved  # base.yaml:476; `bind_reads`: read once
-        _read__singles = self.singles  # base.yaml:476; `bind_reads`: read once
-        _value: Sequence[int] = [n for n in self.board.wall_neighbours(self.layout, s) if ((_read__block_at[n] == EMPTY and (_read__reserved[n] is None or ((self._opt__reservation == LAPSES and _read__reserved[n] is not None) and _read__singles[rt.value_of(_read__reserved[n], 'rules/chang-cheng/base.yaml:464')] == 0))) and min(s, n) == s)]  # base.yaml:476
+        _value: Sequence[int] = [n for n in self.board.wall_neighbours(self.layout, s) if ((self.block_at[n] == EMPTY and (self.reserved[n] is None or ((self._opt__reservation == LAPSES and self.reserved[n] is not None) and self.singles[rt.value_of(self.reserved[n], 'rules/chang-cheng/base.yaml:464')] == 0))) and min(s, n) == s)]  # base.yaml:476
         _kept[s] = _value
         return _value
 
@@ -965,10 +955,7 @@ class ChangChengState(rt.State):
         if _kept is not None:
             return _kept
         rt.spend(self, 14474, 'rules/chang-cheng/base.yaml:477')  # base.yaml:477
-        _read__block_at = self.block_at  # base.yaml:477; `bind_reads`: read once
-        _read__reserved = self.reserved  # base.yaml:477; `bind_reads`: read once
-        _read__singles = self.singles  # base.yaml:477; `bind_reads`: read once
-        _value: Sequence[int] = [s for s in self.laid() if ((_read__block_at[s] == EMPTY and (_read__reserved[s] is None or ((self._opt__reservation == LAPSES and _read__reserved[s] is not None) and _read__singles[rt.value_of(_read__reserved[s], 'rules/chang-cheng/base.yaml:464')] == 0))) and self.double_partners(s))]  # base.yaml:477
+        _value: Sequence[int] = [s for s in self.laid() if ((self.block_at[s] == EMPTY and (self.reserved[s] is None or ((self._opt__reservation == LAPSES and self.reserved[s] is not None) and self.singles[rt.value_of(self.reserved[s], 'rules/chang-cheng/base.yaml:464')] == 0))) and self.double_partners(s))]  # base.yaml:477
         self._d__double_spaces = _value
         return _value
 
@@ -978,11 +965,7 @@ class ChangChengState(rt.State):
         if _kept is not None:
             return _kept
         rt.spend(self, 13070, 'rules/chang-cheng/base.yaml:479')  # base.yaml:479
-        _read__block_at = self.block_at  # base.yaml:479; `bind_reads`: read once
-        _read__reserved = self.reserved  # base.yaml:479; `bind_reads`: read once
-        _read__singles = self.singles  # base.yaml:479; `bind_reads`: read once
-        _read__layout = self.layout  # base.yaml:479; `bind_reads`: read once
-        _value: Sequence[int] = [s for s in self.laid() if ((_read__block_at[s] == EMPTY and (_read__reserved[s] is None or ((self._opt__reservation == LAPSES and _read__reserved[s] is not None) and _read__singles[rt.value_of(_read__reserved[s], 'rules/chang-cheng/base.yaml:464')] == 0))) and not any(_read__block_at[n] == TOWER for n in self.board.wall_neighbours(_read__layout, s)))]  # base.yaml:479
+        _value: Sequence[int] = [s for s in self.laid() if ((self.block_at[s] == EMPTY and (self.reserved[s] is None or ((self._opt__reservation == LAPSES and self.reserved[s] is not None) and self.singles[rt.value_of(self.reserved[s], 'rules/chang-cheng/base.yaml:464')] == 0))) and not any(self.block_at[n] == TOWER for n in self.board.wall_neighbours(self.layout, s)))]  # base.yaml:479
         self._d__tower_spaces = _value
         return _value
 
@@ -1063,8 +1046,7 @@ class ChangChengState(rt.State):
         elif p in _kept:
             return _kept[p]
         rt.spend(self, 202, 'rules/chang-cheng/base.yaml:497')  # base.yaml:497
-        _read__singles = self.singles  # base.yaml:497; `bind_reads`: read once
-        _value: Sequence[int] = [r for _cell__1 in (rt.cell(),) for _cell__2 in (rt.cell(),) for _can_two_cards__1 in (self.can_two_cards(p),) for r in self.open_provinces() if ((_can_two_cards__1 or (_read__singles[p] >= 1 and r in (_cell__1 or rt.once(_cell__1, self.wall_provinces(p)))[0])) or (_cell__2 or rt.once(_cell__2, self.partial_allowed(p)))[0])]  # base.yaml:497
+        _value: Sequence[int] = [r for _cell__1 in (rt.cell(),) for _cell__2 in (rt.cell(),) for _can_two_cards__1 in (self.can_two_cards(p),) for r in self.open_provinces() if ((_can_two_cards__1 or (self.singles[p] >= 1 and r in (_cell__1 or rt.once(_cell__1, self.wall_provinces(p)))[0])) or (_cell__2 or rt.once(_cell__2, self.partial_allowed(p)))[0])]  # base.yaml:497
         _kept[p] = _value
         return _value
 

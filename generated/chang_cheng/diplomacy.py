@@ -42,10 +42,7 @@ class ChangChengDiplomacyState(ChangChengState):
         elif ('provinces_walled', p) in _memo:
             _remembered: int = _memo[('provinces_walled', p)]
             return _remembered
-        _read__block_at = self.block_at  # diplomacy.yaml:14; `bind_reads`: read once
-        _read__builder = self.builder  # diplomacy.yaml:14; `bind_reads`: read once
-        _read__board__region_of = self.board.region_of  # diplomacy.yaml:14; `bind_reads`: read once
-        _value: int = len(frozenset(_read__board__region_of[PROVINCE][s] for s in self.laid() if ((((_read__block_at[s] == SINGLE or _read__block_at[s] == DOUBLE) or _read__block_at[s] == TOWER) or (self._opt__ruins_elsewhere == COUNTED and _read__block_at[s] == RUIN)) and _read__builder[s] == p)))  # diplomacy.yaml:14; inlined standing (base.yaml:462), mongol_wall (base.yaml:509), province_at (base.yaml:458)
+        _value: int = len(frozenset(self.board.region_of[PROVINCE][s] for s in self.laid() if ((((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER) or (self._opt__ruins_elsewhere == COUNTED and self.block_at[s] == RUIN)) and self.builder[s] == p)))  # diplomacy.yaml:14; inlined standing (base.yaml:462), mongol_wall (base.yaml:509), province_at (base.yaml:458)
         _memo[('provinces_walled', p)] = _value
         return _value
 

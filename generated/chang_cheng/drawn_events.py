@@ -85,9 +85,7 @@ class ChangChengDrawnEventsState(ChangChengDiplomacyState):
         elif ('own_sections', p) in _memo:
             _remembered: Sequence[int] = _memo[('own_sections', p)]
             return _remembered
-        _read__block_at = self.block_at  # domination.yaml:13; `bind_reads`: read once
-        _read__builder = self.builder  # domination.yaml:13; `bind_reads`: read once
-        _value: Sequence[int] = [s for s in self.laid() if (((_read__block_at[s] == SINGLE or _read__block_at[s] == DOUBLE) or _read__block_at[s] == TOWER) and _read__builder[s] == p)]  # domination.yaml:13; inlined standing (base.yaml:462)
+        _value: Sequence[int] = [s for s in self.laid() if (((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER) and self.builder[s] == p)]  # domination.yaml:13; inlined standing (base.yaml:462)
         _memo[('own_sections', p)] = _value
         return _value
 

@@ -420,13 +420,7 @@ class ChangChengTwoPlayerState(ChangChengState):
         elif 'neutral_spaces' in _memo:
             _remembered: Sequence[int] = _memo['neutral_spaces']
             return _remembered
-        _read__block_at = self.block_at  # two-player.yaml:59; `bind_reads`: read once
-        _read__reserved = self.reserved  # two-player.yaml:59; `bind_reads`: read once
-        _read__singles = self.singles  # two-player.yaml:59; `bind_reads`: read once
-        _read__board__region_of = self.board.region_of  # two-player.yaml:59; `bind_reads`: read once
-        _read__move_provinces = self.move_provinces  # two-player.yaml:59; `bind_reads`: read once
-        _read__move_kind = self.move_kind  # two-player.yaml:59; `bind_reads`: read once
-        _value: Sequence[int] = [s for s in self.laid() if ((_read__block_at[s] == EMPTY and (_read__reserved[s] is None or ((self._opt__reservation == LAPSES and _read__reserved[s] is not None) and _read__singles[rt.value_of(_read__reserved[s], 'rules/chang-cheng/base.yaml:464')] == 0))) and (_read__board__region_of[PROVINCE][s] in _read__move_provinces) == (_read__move_kind in (TWO_WALLS, TWO_CARDS, ONE_WALL, ONE_CARD)))]  # two-player.yaml:59; inlined lapsed (base.yaml:464), open_space (base.yaml:469), province_at (base.yaml:458)
+        _value: Sequence[int] = [s for s in self.laid() if ((self.block_at[s] == EMPTY and (self.reserved[s] is None or ((self._opt__reservation == LAPSES and self.reserved[s] is not None) and self.singles[rt.value_of(self.reserved[s], 'rules/chang-cheng/base.yaml:464')] == 0))) and (self.board.region_of[PROVINCE][s] in self.move_provinces) == (self.move_kind in (TWO_WALLS, TWO_CARDS, ONE_WALL, ONE_CARD)))]  # two-player.yaml:59; inlined lapsed (base.yaml:464), open_space (base.yaml:469), province_at (base.yaml:458)
         _memo['neutral_spaces'] = _value
         return _value
 

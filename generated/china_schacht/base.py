@@ -464,14 +464,12 @@ class ChinaSchachtState(rt.State):
                 _found_rows.append((cards, _row1))
             rt.remember(_rows, _rows_key, _found_rows, self.board)
         _read__board__spots = self.board.spots  # `bind_reads`: read once
-        _read__board__region_attributes = self.board.region_attributes  # `bind_reads`: read once
-        _read__board__region_of = self.board.region_of  # `bind_reads`: read once
         for cards, _row1 in _found_rows:  # rules/china-schacht/base.yaml:378
             _spots_mask = _joined0  # rules/china-schacht/base.yaml:379; `gather_spots`: its spots as a bit mask
             if _spots_mask:
                 _row_fixed = _row1.fixed[0]
                 if _row_fixed is None:  # (a test of the earlier choices only: computed once per row)
-                    _row_fixed = _row1.fixed[0] = rt.union((_once__4 for _s__7, _once__4 in (self.board.tables.spot_groups.get('region_of(spot, PROVINCE).colour') or self.board.tables.group_spots('region_of(spot, PROVINCE).colour', [_read__board__region_attributes[0][_read__board__region_of[PROVINCE][s]] for s in _read__board__spots])).items() if ((len(cards) == 1) == (cards[0] == _s__7))))
+                    _row_fixed = _row1.fixed[0] = rt.union((_once__4 for _s__7, _once__4 in (self.board.tables.spot_groups.get('region_of(spot, PROVINCE).colour') or self.board.tables.group_spots('region_of(spot, PROVINCE).colour', [self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in _read__board__spots])).items() if ((len(cards) == 1) == (cards[0] == _s__7))))
                 _spots_mask &= _row_fixed
             if _spots_mask:
                 _gathered = _row1.by_mask.get(_spots_mask)
@@ -501,17 +499,14 @@ class ChinaSchachtState(rt.State):
                     _row1 = _table[_key0] = rt.RegionRow('send', (tuple(cards),), self._action_text, self.board, 1)
                 _found_rows.append((cards, _row1))
             rt.remember(_rows, _rows_key, _found_rows, self.board)
-        _read__here = self.here  # `bind_reads`: read once
-        _read__board__regions_of_kind = self.board.regions_of_kind  # `bind_reads`: read once
-        _read__board__region_attributes = self.board.region_attributes  # `bind_reads`: read once
         for cards, _row1 in _found_rows:  # rules/china-schacht/base.yaml:397
             if _regions_mask < 0:  # (its regions are not in region order: walked as the rules walk them)
-                for province_to in [r for _once__1 in (len(cards) == 1,) for r in (_read__here if _read__here else _read__board__regions_of_kind[PROVINCE]) if ((_once__1 == (cards[0] == _read__board__region_attributes[0][r])) and self.emissary_room(r) > 0)]:  # rules/china-schacht/base.yaml:398
+                for province_to in [r for _once__1 in (len(cards) == 1,) for r in (self.here if self.here else self.board.regions_of_kind[PROVINCE]) if ((_once__1 == (cards[0] == self.board.region_attributes[0][r])) and self.emissary_room(r) > 0)]:  # rules/china-schacht/base.yaml:398
                     _actions.append(_row1.action(province_to))
             else:
                 _regions_stale = _regions_mask & ~_row1.known[0]
                 if _regions_stale:  # (a test of the earlier choices only: computed once per region and row)
-                    _row1.fixed[0] |= rt.union(1 << r for r in rt.bits(_regions_stale) if ((len(cards) == 1) == (cards[0] == _read__board__region_attributes[0][r])))  # rules/china-schacht/base.yaml:398
+                    _row1.fixed[0] |= rt.union(1 << r for r in rt.bits(_regions_stale) if ((len(cards) == 1) == (cards[0] == self.board.region_attributes[0][r])))  # rules/china-schacht/base.yaml:398
                     _row1.known[0] |= _regions_stale
                 _held_regions = _regions_mask & _row1.fixed[0] & _kept_regions0  # rules/china-schacht/base.yaml:398; `mask_regions`: its regions as a bit mask
                 if _held_regions:
@@ -537,15 +532,13 @@ class ChinaSchachtState(rt.State):
             rt.grown(self, 91, 1, (self.hand[self.current],), 'rules/china-schacht/base.yaml:410')
         # What this listing lists is a function of `hand[current]` (kept sorted, `key_sorted_lists`): remembered by it, in a table of the board every state shares (`remember_listings`).
         _listed = self._listed__exchange_blind
-        _read__hand = self.hand  # `bind_reads`: read once
-        _read__current = self.current  # `bind_reads`: read once
-        _listed_key = _read__hand[_read__current]
+        _listed_key = self.hand[self.current]
         _listed_actions: list[rt.Action] | None = _listed.get(_listed_key)
         if _listed_actions is None:
             _listed_actions = []
             # Actions are interned per board, found by index in tables (`index_actions`): the same move is the same object in every state.
             _table = self._actions__exchange_blind
-            for card in [c for c in range(5) if c in _read__hand[_read__current]]:  # rules/china-schacht/base.yaml:415
+            for card in [c for c in range(5) if c in self.hand[self.current]]:  # rules/china-schacht/base.yaml:415
                 _action = _table[card]
                 if _action is None:
                     rt.made(self.board, rt.ACTION + 1)
@@ -560,22 +553,19 @@ class ChinaSchachtState(rt.State):
             rt.grown(self, 541, 2, (self.hand[self.current], self.face_up), 'rules/china-schacht/base.yaml:422')
         # What this listing lists is a function of `hand[current]` (kept sorted, `key_sorted_lists`) and the items of `face_up`: remembered by them, in a table of the board every state shares (`remember_listings`).
         _listed = self._listed__exchange_face_up
-        _read__hand = self.hand  # `bind_reads`: read once
-        _read__current = self.current  # `bind_reads`: read once
-        _read__face_up = self.face_up  # `bind_reads`: read once
-        _listed_key = (_read__hand[_read__current], frozenset(_read__face_up))
+        _listed_key = (self.hand[self.current], frozenset(self.face_up))
         _listed_actions: list[rt.Action] | None = _listed.get(_listed_key)
         if _listed_actions is None:
             _listed_actions = []
             _joined0: Sequence[int] | None = None  # rules/china-schacht/base.yaml:427; `hoist_choices`: the list `taken` walks, made once, the first time it is walked
             # Actions are interned per board, found by index in tables (`index_actions`): the same move is the same object in every state.
             _table = self._actions__exchange_face_up
-            for card in [c for c in range(5) if c in _read__hand[_read__current]]:  # rules/china-schacht/base.yaml:426
+            for card in [c for c in range(5) if c in self.hand[self.current]]:  # rules/china-schacht/base.yaml:426
                 _row1 = _table[card]
                 if _row1 is None:
                     rt.made(self.board, rt.OBJECT + 5)
                     _row1 = _table[card] = [None] * 5
-                for taken in (_joined0 if _joined0 is not None else (_joined0 := [c for c in range(5) if c in _read__face_up])):  # rules/china-schacht/base.yaml:427
+                for taken in (_joined0 if _joined0 is not None else (_joined0 := [c for c in range(5) if c in self.face_up])):  # rules/china-schacht/base.yaml:427
                     _action = _row1[taken]
                     if _action is None:
                         rt.made(self.board, rt.ACTION + 2)
@@ -590,14 +580,13 @@ class ChinaSchachtState(rt.State):
             rt.grown(self, 91, 1, (self.face_up,), 'rules/china-schacht/base.yaml:435')
         # What this listing lists is a function of the items of `face_up`: remembered by it, in a table of the board every state shares (`remember_listings`).
         _listed = self._listed__take_face_up
-        _read__face_up = self.face_up  # `bind_reads`: read once
-        _listed_key = frozenset(_read__face_up)
+        _listed_key = frozenset(self.face_up)
         _listed_actions: list[rt.Action] | None = _listed.get(_listed_key)
         if _listed_actions is None:
             _listed_actions = []
             # Actions are interned per board, found by index in tables (`index_actions`): the same move is the same object in every state.
             _table = self._actions__take_face_up
-            for taken in [c for c in range(5) if c in _read__face_up]:  # rules/china-schacht/base.yaml:437
+            for taken in [c for c in range(5) if c in self.face_up]:  # rules/china-schacht/base.yaml:437
                 _action = _table[taken]
                 if _action is None:
                     rt.made(self.board, rt.ACTION + 1)
@@ -984,12 +973,11 @@ class ChinaSchachtState(rt.State):
             _nested = _kept[r] = {}
         elif p in _nested:
             return _nested[p]
-        _read__board__region_mask = self.board.region_mask  # `bind_reads`: read once
-        _cond = (_read__board__region_mask[r] & self._has__palace_of[p]).bit_count() == 0
+        _cond = (self.board.region_mask[r] & self._has__palace_of[p]).bit_count() == 0
         _least = 0
         _first = True
         if not (_cond):
-            for _each in (*[_palaces_in__2 for _palaces_in__1 in ((_read__board__region_mask[r] & self._has__palace_of[p]).bit_count(),) for q in range(self.num_seats) for _palaces_in__2 in ((_read__board__region_mask[r] & self._has__palace_of[q]).bit_count(),) if _palaces_in__2 > _palaces_in__1], (_read__board__region_mask[r] & ~self._empty__palace_of).bit_count()):  # base.yaml:302; `aggregate_loops`: `min` written out as a loop
+            for _each in (*[_palaces_in__2 for _palaces_in__1 in ((self.board.region_mask[r] & self._has__palace_of[p]).bit_count(),) for q in range(self.num_seats) for _palaces_in__2 in ((self.board.region_mask[r] & self._has__palace_of[q]).bit_count(),) if _palaces_in__2 > _palaces_in__1], (self.board.region_mask[r] & ~self._empty__palace_of).bit_count()):  # base.yaml:302; `aggregate_loops`: `min` written out as a loop
                 if _first or _each < _least:
                     _least = _each
                     _first = False
@@ -1051,7 +1039,7 @@ class ChinaSchachtState(rt.State):
             return _kept
         if len(_read__hand[p]) > 16:
             rt.grown(self, 120, 2, (_read__hand[p],), 'rules/china-schacht/base.yaml:329')
-        _value: Sequence[Sequence[int]] = (*(((c,),) if c in _read__hand[p] else ()), *[(j, j) for j in range(5) if (j != c and _read__hand[p].count(j) >= 2)])  # base.yaml:329
+        _value: Sequence[Sequence[int]] = (*(((c,),) if c in _read__hand[p] else ()), *[(j, j) for j in range(5) if (j != c and self.hand[p].count(j) >= 2)])  # base.yaml:329
         rt.remember(_table, (_read__hand[p], c), _value, self.board)
         return _value
 
@@ -1064,7 +1052,7 @@ class ChinaSchachtState(rt.State):
             return _kept
         if len(_read__hand[p]) > 16:
             rt.grown(self, 196, 2, (_read__hand[p],), 'rules/china-schacht/base.yaml:332')
-        _value: Sequence[Sequence[int]] = (*[(c,) for c in range(5) if c in _read__hand[p]], *[(j, j) for j in range(5) if _read__hand[p].count(j) >= 2])  # base.yaml:332
+        _value: Sequence[Sequence[int]] = (*[(c,) for c in range(5) if c in self.hand[p]], *[(j, j) for j in range(5) if self.hand[p].count(j) >= 2])  # base.yaml:332
         rt.remember(_table, _read__hand[p], _value, self.board)
         return _value
 
@@ -1088,8 +1076,7 @@ class ChinaSchachtState(rt.State):
         _kept = self._d__open_spaces
         if _kept is not None:
             return _kept
-        _read__board__region_of = self.board.region_of  # base.yaml:340; `bind_reads`: read once
-        _value: Sequence[int] = self.board.spots_of(self.board.all_mask & self._empty__palace_of & self.board.keys_mask(self.board.tables.spot_groups.get('region_of(spot, PROVINCE)') or self.board.tables.group_spots('region_of(spot, PROVINCE)', [_read__board__region_of[PROVINCE][s] for s in self.board.spots]), self.here if self.here else self.board.regions_of_kind[PROVINCE]))  # base.yaml:340
+        _value: Sequence[int] = self.board.spots_of(self.board.all_mask & self._empty__palace_of & self.board.keys_mask(self.board.tables.spot_groups.get('region_of(spot, PROVINCE)') or self.board.tables.group_spots('region_of(spot, PROVINCE)', [self.board.region_of[PROVINCE][s] for s in self.board.spots]), self.here if self.here else self.board.regions_of_kind[PROVINCE]))  # base.yaml:340
         self._d__open_spaces = _value
         return _value
 

@@ -187,17 +187,14 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
             rt.grown(self, 1185, 1, (self.hand[self.current],), 'rules/china-schacht/base.yaml:372')
         # Actions are interned per board, found by index in tables (`index_actions`): the same move is the same object in every state.
         _table = self._actions__build
-        _read__current = self.current  # `bind_reads`: read once
-        _read__hand = self.hand  # `bind_reads`: read once
         _read__board__spots = self.board.spots  # `bind_reads`: read once
-        _read__board__regions_at = self.board.regions_at  # `bind_reads`: read once
-        for cards in rt.walk(self, (*self.all_payments(_read__current), *[cs for cs in self.two_colours() if all(c in _read__hand[_read__current] for c in cs)]), 4874, 'rules/china-schacht/border-quarrels.yaml:138'):  # rules/china-schacht/border-quarrels.yaml:138
+        for cards in rt.walk(self, (*self.all_payments(self.current), *[cs for cs in self.two_colours() if all(c in self.hand[self.current] for c in cs)]), 4874, 'rules/china-schacht/border-quarrels.yaml:138'):  # rules/china-schacht/border-quarrels.yaml:138
             _key0 = tuple(cards)
             _row1 = _table.get(_key0)
             if _row1 is None:
                 rt.made(self.board, rt.ENTRY + rt.OBJECT + len(_key0) + rt.OBJECT + len(_read__board__spots))
                 _row1 = _table[_key0] = [None] * len(_read__board__spots)
-            for space in [s for s in self.open_spaces() if self.pays_for_space(cards, _read__board__regions_at[PROVINCE][s])]:  # rules/china-schacht/border-quarrels.yaml:139
+            for space in [s for s in self.open_spaces() if self.pays_for_space(cards, self.board.regions_at[PROVINCE][s])]:  # rules/china-schacht/border-quarrels.yaml:139
                 _action = _row1[space]
                 if _action is None:
                     rt.made(self.board, rt.ACTION + 2 + len(cards))
@@ -303,9 +300,7 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         _kept = self._d__open_spaces
         if _kept is not None:
             return _kept
-        _read__palace_of = self.palace_of  # border-quarrels.yaml:132; `bind_reads`: read once
-        _read__board__regions_at = self.board.regions_at  # border-quarrels.yaml:132; `bind_reads`: read once
-        _value: Sequence[int] = [s for s in self.board.spots if ((not _read__palace_of[s]) and self.open_to(_read__board__regions_at[PROVINCE][s]))]  # border-quarrels.yaml:132
+        _value: Sequence[int] = [s for s in self.board.spots if ((not self.palace_of[s]) and self.open_to(self.board.regions_at[PROVINCE][s]))]  # border-quarrels.yaml:132
         self._d__open_spaces = _value
         return _value
 
@@ -324,8 +319,7 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
 
     def pays_for_space(self, cards: Sequence[int], rs: Sequence[int]) -> bool:
         # rules/china-schacht/border-quarrels.yaml:123
-        _read__board__region_attributes = self.board.region_attributes  # border-quarrels.yaml:123; `bind_reads`: read once
-        return ((len(cards) == 2 and all(c in _once__1 for _once__1 in ([_read__board__region_attributes[0][r] for r in rs],) for c in cards)) if len(rs) == 2 else (cards[0] == cards[len(cards) - 1] and ((len(cards) == 1) == (cards[0] == _read__board__region_attributes[0][rs[0]]))))  # border-quarrels.yaml:123; hoisted list(... for r in rs) out of the loop; inlined pays_for (base.yaml:336)
+        return ((len(cards) == 2 and all(c in _once__1 for _once__1 in ([self.board.region_attributes[0][r] for r in rs],) for c in cards)) if len(rs) == 2 else (cards[0] == cards[len(cards) - 1] and ((len(cards) == 1) == (cards[0] == self.board.region_attributes[0][rs[0]]))))  # border-quarrels.yaml:123; hoisted list(... for r in rs) out of the loop; inlined pays_for (base.yaml:336)
 
     def open_to(self, rs: Sequence[int]) -> bool:
         # rules/china-schacht/border-quarrels.yaml:128
@@ -336,26 +330,23 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
             if r in (_read__here if _read__here else _read__board__regions_of_kind[PROVINCE]):
                 _found = True
                 break
-        _read__emissaries = self.emissaries  # border-quarrels.yaml:128; `bind_reads`: read once
-        _read__board__region_mask = self.board.region_mask  # border-quarrels.yaml:128; `bind_reads`: read once
-        return (_found and not ((_read__here and self._opt__post_empty == BOTH_PROVINCES) and any((not _read__emissaries[r] and (_read__board__region_mask[r] & ~self._empty__palace_of).bit_count() == 0) for r in rs)))  # border-quarrels.yaml:128; inlined provinces (base.yaml:286), open_provinces (base.yaml:338), free (base.yaml:290), palaces_total (base.yaml:288), empty (base.yaml:289); read from bit masks (`mask_values`): count(... for s in r)
+        return (_found and not ((_read__here and self._opt__post_empty == BOTH_PROVINCES) and any((not self.emissaries[r] and (self.board.region_mask[r] & ~self._empty__palace_of).bit_count() == 0) for r in rs)))  # border-quarrels.yaml:128; inlined provinces (base.yaml:286), open_provinces (base.yaml:338), free (base.yaml:290), palaces_total (base.yaml:288), empty (base.yaml:289); read from bit masks (`mask_values`): count(... for s in r)
 
     def start_at(self, s: int) -> None:
         # rules/china-schacht/border-quarrels.yaml:155
         if self.trace is not None:
             self.trace.append("procedures.start_at")
-        _read__board__region_mask = self.board.region_mask  # border-quarrels.yaml:160; `bind_reads`: read once
         if len(self.board.regions_at[PROVINCE][s]) == 1:  # border-quarrels.yaml:160; inlined provinces_at (border-quarrels.yaml:112)
             self.start_placing(self.board.region_of[PROVINCE][s])  # border-quarrels.yaml:161; inlined province_of (base.yaml:284)
         elif not self.here:  # border-quarrels.yaml:162
             if self._opt__post_empty == TURN_PROVINCE:  # border-quarrels.yaml:163
-                self.here = tuple([r for r in self.board.regions_at[PROVINCE][s] if not (not self.emissaries[r] and (_read__board__region_mask[r] & ~self._empty__palace_of).bit_count() == 0)])  # border-quarrels.yaml:164; inlined provinces_at (border-quarrels.yaml:112), free (base.yaml:290), palaces_total (base.yaml:288), empty (base.yaml:289); read from bit masks (`mask_values`): count(... for s in r)
+                self.here = tuple([r for r in self.board.regions_at[PROVINCE][s] if not (not self.emissaries[r] and (self.board.region_mask[r] & ~self._empty__palace_of).bit_count() == 0)])  # border-quarrels.yaml:164; inlined provinces_at (border-quarrels.yaml:112), free (base.yaml:290), palaces_total (base.yaml:288), empty (base.yaml:289); read from bit masks (`mask_values`): count(... for s in r)
                 self._d__open_spaces = None  # border-quarrels.yaml:164
                 self.was_empty = not self.here  # border-quarrels.yaml:165
             else:
                 self.here = tuple(self.board.regions_at[PROVINCE][s])  # border-quarrels.yaml:167; inlined provinces_at (border-quarrels.yaml:112)
                 self._d__open_spaces = None  # border-quarrels.yaml:167
-                self.was_empty = any((not self.emissaries[r] and (_read__board__region_mask[r] & ~self._empty__palace_of).bit_count() == 0) for r in self.board.regions_at[PROVINCE][s])  # border-quarrels.yaml:168; inlined provinces_at (border-quarrels.yaml:112), free (base.yaml:290), palaces_total (base.yaml:288), empty (base.yaml:289); read from bit masks (`mask_values`): count(... for s in r)
+                self.was_empty = any((not self.emissaries[r] and (self.board.region_mask[r] & ~self._empty__palace_of).bit_count() == 0) for r in self.board.regions_at[PROVINCE][s])  # border-quarrels.yaml:168; inlined provinces_at (border-quarrels.yaml:112), free (base.yaml:290), palaces_total (base.yaml:288), empty (base.yaml:289); read from bit masks (`mask_values`): count(... for s in r)
 
     def score_terms(self, player: int) -> dict[str, int]:
         """Each scoring term of `player` on its own, as the rule file names them (a score is their sum)."""

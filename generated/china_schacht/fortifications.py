@@ -189,10 +189,8 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
                     _row1 = _table[_key0] = [None] * len(_read__board__spots)
                 _found_rows.append((cards, _row1))
             rt.remember(_rows, _rows_key, _found_rows, self.board)
-        _read__board__region_attributes = self.board.region_attributes  # `bind_reads`: read once
-        _read__board__region_of = self.board.region_of  # `bind_reads`: read once
         for cards, _row1 in _found_rows:  # rules/china-schacht/base.yaml:378
-            for space in [s for _once__1 in (len(cards) == 1,) for s in self.open_spaces() if (_once__1 == (cards[0] == _read__board__region_attributes[0][_read__board__region_of[PROVINCE][s]]))]:  # rules/china-schacht/base.yaml:379
+            for space in [s for _once__1 in (len(cards) == 1,) for s in self.open_spaces() if (_once__1 == (cards[0] == self.board.region_attributes[0][self.board.region_of[PROVINCE][s]]))]:  # rules/china-schacht/base.yaml:379
                 _action = _row1[space]
                 if _action is None:
                     rt.made(self.board, rt.ACTION + 2 + len(cards))
@@ -220,11 +218,8 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
                     _row1 = _table[_key0] = [None] * len(_read__board__spots)
                 _found_rows.append((cards, _row1))
             rt.remember(_rows, _rows_key, _found_rows, self.board)
-        _read__fortified = self.fortified  # `bind_reads`: read once
-        _read__board__region_attributes = self.board.region_attributes  # `bind_reads`: read once
-        _read__board__region_of = self.board.region_of  # `bind_reads`: read once
         for cards, _row1 in _found_rows:  # rules/china-schacht/fortifications.yaml:82
-            for space in [s for _once__1 in (len(cards) == 1,) for s in self.open_spaces() if (not _read__fortified[s] and (_once__1 == (cards[0] == _read__board__region_attributes[0][_read__board__region_of[PROVINCE][s]])))]:  # rules/china-schacht/fortifications.yaml:83
+            for space in [s for _once__1 in (len(cards) == 1,) for s in self.open_spaces() if (not self.fortified[s] and (_once__1 == (cards[0] == self.board.region_attributes[0][self.board.region_of[PROVINCE][s]])))]:  # rules/china-schacht/fortifications.yaml:83
                 _action = _row1[space]
                 if _action is None:
                     rt.made(self.board, rt.ACTION + 2 + len(cards))
@@ -426,31 +421,23 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
             _nested = _kept[r] = {}
         elif p in _nested:
             return _nested[p]
-        _read__fortified = self.fortified  # fortifications.yaml:54; `bind_reads`: read once
-        _read__palace_of = self.palace_of  # fortifications.yaml:54; `bind_reads`: read once
-        _value: int = (self.province_points(p, r) * (2 if any((_read__fortified[s] and p in _read__palace_of[s]) for s in self.board.region_spots[r]) else 1))  # fortifications.yaml:54
+        _value: int = (self.province_points(p, r) * (2 if any((self.fortified[s] and p in self.palace_of[s]) for s in self.board.region_spots[r]) else 1))  # fortifications.yaml:54
         _nested[p] = _value
         return _value
 
     def chains_of(self, p: int) -> Sequence[Sequence[int]]:
         # rules/china-schacht/base.yaml:321; not kept between moves: only the scores read it, once per player scored (`compute_at_scoring`)
-        _read__fortified = self.fortified  # base.yaml:321; `bind_reads`: read once
-        _read__palace_of = self.palace_of  # base.yaml:321; `bind_reads`: read once
-        return (self.board.best_road_chains(self.board.mask_spots(self._has__palace_of[p]), 4, [_s__1 for _s__1 in self.board.spots if (_read__fortified[_s__1] and p in _read__palace_of[_s__1])]) if self._opt__chain_cut == BEST else self.board.road_chains(self.board.mask_spots(self._has__palace_of[p]), 4, self._opt__chain_cut == ONE_PER_NETWORK))  # base.yaml:321; read from bit masks (`mask_values`): list(... for s in spots); inlined on_fortification (fortifications.yaml:51), chain_bonus (fortifications.yaml:60)
+        return (self.board.best_road_chains(self.board.mask_spots(self._has__palace_of[p]), 4, [_s__1 for _s__1 in self.board.spots if (self.fortified[_s__1] and p in self.palace_of[_s__1])]) if self._opt__chain_cut == BEST else self.board.road_chains(self.board.mask_spots(self._has__palace_of[p]), 4, self._opt__chain_cut == ONE_PER_NETWORK))  # base.yaml:321; read from bit masks (`mask_values`): list(... for s in spots); inlined on_fortification (fortifications.yaml:51), chain_bonus (fortifications.yaml:60)
 
     def chain_bonus(self, p: int) -> Sequence[int]:
         # rules/china-schacht/fortifications.yaml:60; not kept between moves: only the scores read it, once per player scored (`compute_at_scoring`)
-        _read__fortified = self.fortified  # fortifications.yaml:60; `bind_reads`: read once
-        _read__palace_of = self.palace_of  # fortifications.yaml:60; `bind_reads`: read once
-        return [s for s in self.board.spots if (_read__fortified[s] and p in _read__palace_of[s])]  # fortifications.yaml:60; inlined on_fortification (fortifications.yaml:51)
+        return [s for s in self.board.spots if (self.fortified[s] and p in self.palace_of[s])]  # fortifications.yaml:60; inlined on_fortification (fortifications.yaml:51)
 
     def chain_points(self, p: int) -> int:
         # rules/china-schacht/fortifications.yaml:61; not kept between moves: only the scores read it, once per player scored (`compute_at_scoring`)
         _total = 0
-        _read__fortified = self.fortified  # fortifications.yaml:61; `bind_reads`: read once
-        _read__palace_of = self.palace_of  # fortifications.yaml:61; `bind_reads`: read once
         for c in self.chains_of(p):  # fortifications.yaml:61; `aggregate_loops`: `sum` written out as a loop
-            _total += len(c) * (2 if any((_read__fortified[s] and p in _read__palace_of[s]) for s in c) else 1)
+            _total += len(c) * (2 if any((self.fortified[s] and p in self.palace_of[s]) for s in c) else 1)
         return _total  # fortifications.yaml:61; inlined on_fortification (fortifications.yaml:51)
 
     def open_spaces(self) -> Sequence[int]:
@@ -458,12 +445,7 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         _kept = self._d__open_spaces
         if _kept is not None:
             return _kept
-        _read__palace_of = self.palace_of  # fortifications.yaml:49; `bind_reads`: read once
-        _read__board__region_of = self.board.region_of  # fortifications.yaml:49; `bind_reads`: read once
-        _read__here = self.here  # fortifications.yaml:49; `bind_reads`: read once
-        _read__board__regions_of_kind = self.board.regions_of_kind  # fortifications.yaml:49; `bind_reads`: read once
-        _read__fortified_here = self.fortified_here  # fortifications.yaml:49; `bind_reads`: read once
-        _value: Sequence[int] = [s for s in self.board.spots if (((not _read__palace_of[s]) and _read__board__region_of[PROVINCE][s] in (_read__here if _read__here else _read__board__regions_of_kind[PROVINCE])) and (not _read__fortified_here or s in _read__fortified_here))]  # fortifications.yaml:49
+        _value: Sequence[int] = [s for s in self.board.spots if (((not self.palace_of[s]) and self.board.region_of[PROVINCE][s] in (self.here if self.here else self.board.regions_of_kind[PROVINCE])) and (not self.fortified_here or s in self.fortified_here))]  # fortifications.yaml:49
         self._d__open_spaces = _value
         return _value
 

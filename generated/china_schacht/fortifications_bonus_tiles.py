@@ -178,10 +178,8 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtFortificationsState)
                     _row1 = _table[_key0] = [None] * len(_read__board__spots)
                 _found_rows.append((cards, _row1))
             rt.remember(_rows, _rows_key, _found_rows, self.board)
-        _read__board__region_attributes = self.board.region_attributes  # `bind_reads`: read once
-        _read__board__region_of = self.board.region_of  # `bind_reads`: read once
         for cards, _row1 in _found_rows:  # rules/china-schacht/base.yaml:378
-            for space in [s for _once__1 in (len(cards) == 1,) for s in self.open_spaces() if ((_once__1 == (cards[0] == _read__board__region_attributes[0][_read__board__region_of[PROVINCE][s]])) and not self.face_down_in(_read__board__region_of[PROVINCE][s]))]:  # rules/china-schacht/bonus-tiles.yaml:80
+            for space in [s for _once__1 in (len(cards) == 1,) for s in self.open_spaces() if ((_once__1 == (cards[0] == self.board.region_attributes[0][self.board.region_of[PROVINCE][s]])) and not self.face_down_in(self.board.region_of[PROVINCE][s]))]:  # rules/china-schacht/bonus-tiles.yaml:80
                 _action = _row1[space]
                 if _action is None:
                     rt.made(self.board, rt.ACTION + 2 + len(cards))
@@ -359,19 +357,18 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtFortificationsState)
         if self.trace is not None:
             self.trace.append("procedures.place_bonus_tiles")
         _read__board__region_spots = self.board.region_spots  # bonus-tiles.yaml:57; `bind_reads`: read once
-        _read__board__neighbours = self.board.neighbours  # bonus-tiles.yaml:57; `bind_reads`: read once
         _read__covered = self.covered  # bonus-tiles.yaml:57; `bind_reads`: read once
         _read__board__spot_regions = self.board.spot_regions  # bonus-tiles.yaml:57; `bind_reads`: read once
         for r in self.board.regions_of_kind[PROVINCE]:  # bonus-tiles.yaml:57; inlined provinces (base.yaml:286)
             for _ in range(0, 2):  # bonus-tiles.yaml:58
-                s = rt.draw_from(self.rng, [t for t in _read__board__region_spots[r] if ((len(_read__board__neighbours[t]) <= 2) and not _read__covered[t])])  # bonus-tiles.yaml:59; inlined off_junction (bonus-tiles.yaml:38)
+                s = rt.draw_from(self.rng, [t for t in _read__board__region_spots[r] if ((len(self.board.neighbours[t]) <= 2) and not self.covered[t])])  # bonus-tiles.yaml:59; inlined off_junction (bonus-tiles.yaml:38)
                 _read__covered[s] = True  # bonus-tiles.yaml:60
                 self._d__face_down_in = rt.without_keys(self._d__face_down_in, _read__board__spot_regions[s], self._kept_shared)  # bonus-tiles.yaml:60
         _read__board__spots = self.board.spots  # bonus-tiles.yaml:61; `bind_reads`: read once
         _read__tile_under = self.tile_under  # bonus-tiles.yaml:61; `bind_reads`: read once
         for c in (YELLOW, ORANGE, GREEN):  # bonus-tiles.yaml:61; inlined bonus_colours (bonus-tiles.yaml:35)
             for _ in range(0, 6):  # bonus-tiles.yaml:62
-                s = rt.draw_from(self.rng, [t for t in _read__board__spots if (_read__covered[t] and not _read__tile_under[t])])  # bonus-tiles.yaml:63
+                s = rt.draw_from(self.rng, [t for t in _read__board__spots if (self.covered[t] and not self.tile_under[t])])  # bonus-tiles.yaml:63
                 _read__tile_under[s] = (c,)  # bonus-tiles.yaml:64
 
     def score_terms(self, player: int) -> dict[str, int]:

@@ -293,14 +293,12 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
                 _found_rows.append((cards, _row1))
             rt.remember(_rows, _rows_key, _found_rows, self.board)
         _read__board__spots = self.board.spots  # `bind_reads`: read once
-        _read__board__region_attributes = self.board.region_attributes  # `bind_reads`: read once
-        _read__board__region_of = self.board.region_of  # `bind_reads`: read once
         for cards, _row1 in _found_rows:  # rules/china-schacht/base.yaml:378
             _spots_mask = _joined0  # rules/china-schacht/base.yaml:379; `gather_spots`: its spots as a bit mask
             if _spots_mask:
                 _row_fixed = _row1.fixed[0]
                 if _row_fixed is None:  # (a test of the earlier choices only: computed once per row)
-                    _row_fixed = _row1.fixed[0] = rt.union((_once__4 for _s__7, _once__4 in (self.board.tables.spot_groups.get('region_of(spot, PROVINCE).colour') or self.board.tables.group_spots('region_of(spot, PROVINCE).colour', [_read__board__region_attributes[0][_read__board__region_of[PROVINCE][s]] for s in _read__board__spots])).items() if ((len(cards) == 1) == (cards[0] == _s__7))))
+                    _row_fixed = _row1.fixed[0] = rt.union((_once__4 for _s__7, _once__4 in (self.board.tables.spot_groups.get('region_of(spot, PROVINCE).colour') or self.board.tables.group_spots('region_of(spot, PROVINCE).colour', [self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in _read__board__spots])).items() if ((len(cards) == 1) == (cards[0] == _s__7))))
                 _spots_mask &= _row_fixed
             if _spots_mask:
                 _gathered = _row1.by_mask.get(_spots_mask)
@@ -330,15 +328,14 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
                     _row1 = _table[_key0] = rt.RegionRow('send', (tuple(cards),), self._action_text, self.board, 1)
                 _found_rows.append((cards, _row1))
             rt.remember(_rows, _rows_key, _found_rows, self.board)
-        _read__board__region_attributes = self.board.region_attributes  # `bind_reads`: read once
         for cards, _row1 in _found_rows:  # rules/china-schacht/base.yaml:397
             if _regions_mask < 0:  # (its regions are not in region order: walked as the rules walk them)
-                for province_to in [r for _once__1 in (len(cards) == 1,) for r in self.open_provinces() if ((_once__1 == (cards[0] == _read__board__region_attributes[0][r])) and self.emissary_room(r) > 0)]:  # rules/china-schacht/base.yaml:398
+                for province_to in [r for _once__1 in (len(cards) == 1,) for r in self.open_provinces() if ((_once__1 == (cards[0] == self.board.region_attributes[0][r])) and self.emissary_room(r) > 0)]:  # rules/china-schacht/base.yaml:398
                     _actions.append(_row1.action(province_to))
             else:
                 _regions_stale = _regions_mask & ~_row1.known[0]
                 if _regions_stale:  # (a test of the earlier choices only: computed once per region and row)
-                    _row1.fixed[0] |= rt.union(1 << r for r in rt.bits(_regions_stale) if ((len(cards) == 1) == (cards[0] == _read__board__region_attributes[0][r])))  # rules/china-schacht/base.yaml:398
+                    _row1.fixed[0] |= rt.union(1 << r for r in rt.bits(_regions_stale) if ((len(cards) == 1) == (cards[0] == self.board.region_attributes[0][r])))  # rules/china-schacht/base.yaml:398
                     _row1.known[0] |= _regions_stale
                 _held_regions = _regions_mask & _row1.fixed[0] & _kept_regions0  # rules/china-schacht/base.yaml:398; `mask_regions`: its regions as a bit mask
                 if _held_regions:
@@ -377,22 +374,19 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             rt.grown(self, 541, 2, (self.hand[self.current], self.face_up), 'rules/china-schacht/two-player.yaml:169')
         # What this listing lists is a function of `hand[current]` (kept sorted, `key_sorted_lists`) and the items of `face_up`: remembered by them, in a table of the board every state shares (`remember_listings`).
         _listed = self._listed__exchange_card_special
-        _read__hand = self.hand  # `bind_reads`: read once
-        _read__current = self.current  # `bind_reads`: read once
-        _read__face_up = self.face_up  # `bind_reads`: read once
-        _listed_key = (_read__hand[_read__current], frozenset(_read__face_up))
+        _listed_key = (self.hand[self.current], frozenset(self.face_up))
         _listed_actions: list[rt.Action] | None = _listed.get(_listed_key)
         if _listed_actions is None:
             _listed_actions = []
             _joined0: Sequence[int] | None = None  # rules/china-schacht/two-player.yaml:176; `hoist_choices`: the list `taken` walks, made once, the first time it is walked
             # Actions are interned per board, found by index in tables (`index_actions`): the same move is the same object in every state.
             _table = self._actions__exchange_card_special
-            for card in [c for c in range(5) if c in _read__hand[_read__current]]:  # rules/china-schacht/two-player.yaml:175
+            for card in [c for c in range(5) if c in self.hand[self.current]]:  # rules/china-schacht/two-player.yaml:175
                 _row1 = _table[card]
                 if _row1 is None:
                     rt.made(self.board, rt.OBJECT + 5)
                     _row1 = _table[card] = [None] * 5
-                for taken in (_joined0 if _joined0 is not None else (_joined0 := [c for c in range(5) if c in _read__face_up])):  # rules/china-schacht/two-player.yaml:176
+                for taken in (_joined0 if _joined0 is not None else (_joined0 := [c for c in range(5) if c in self.face_up])):  # rules/china-schacht/two-player.yaml:176
                     _action = _row1[taken]
                     if _action is None:
                         rt.made(self.board, rt.ACTION + 2)
@@ -407,14 +401,13 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         _table = self._actions__emperor_palace
         _read__board__spots = self.board.spots  # `bind_reads`: read once
         _read__board__region_spots = self.board.region_spots  # `bind_reads`: read once
-        _read__palace_of = self.palace_of  # `bind_reads`: read once
         _read__board__region_attributes = self.board.region_attributes  # `bind_reads`: read once
         for province_to in [r for r in self.emperor_provinces() if self.emperor_can_build(r)]:  # rules/china-schacht/two-player.yaml:191
             _row1 = _table[province_to]
             if _row1 is None:
                 rt.made(self.board, rt.OBJECT + len(_read__board__spots))
                 _row1 = _table[province_to] = [None] * len(_read__board__spots)
-            for space in [s for s in _read__board__region_spots[province_to] if (not _read__palace_of[s])]:  # rules/china-schacht/two-player.yaml:192
+            for space in [s for s in _read__board__region_spots[province_to] if (not self.palace_of[s])]:  # rules/china-schacht/two-player.yaml:192
                 _row2 = _row1[space]
                 if _row2 is None:
                     rt.made(self.board, rt.DICT)
@@ -905,9 +898,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         _kept = self._d__open_provinces
         if _kept is not None:
             return _kept
-        _read__here = self.here  # two-player.yaml:119; `bind_reads`: read once
-        _read__was_empty = self.was_empty  # two-player.yaml:119; `bind_reads`: read once
-        _value: Sequence[int] = ([r for r in self.board.regions_of_kind[PROVINCE] if not (_read__was_empty and r in _read__here)] if (self.two_provinces_now and _read__here) else (_read__here if _read__here else self.board.regions_of_kind[PROVINCE]))  # two-player.yaml:119
+        _value: Sequence[int] = ([r for r in self.board.regions_of_kind[PROVINCE] if not (self.was_empty and r in self.here)] if (self.two_provinces_now and self.here) else (self.here if self.here else self.board.regions_of_kind[PROVINCE]))  # two-player.yaml:119
         self._d__open_provinces = _value
         return _value
 
@@ -916,8 +907,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         _kept = self._d__open_spaces
         if _kept is not None:
             return _kept
-        _read__board__region_of = self.board.region_of  # base.yaml:340; `bind_reads`: read once
-        _value: Sequence[int] = self.board.spots_of(self.board.all_mask & self._empty__palace_of & self.board.keys_mask(self.board.tables.spot_groups.get('region_of(spot, PROVINCE)') or self.board.tables.group_spots('region_of(spot, PROVINCE)', [_read__board__region_of[PROVINCE][s] for s in self.board.spots]), self.open_provinces()))  # base.yaml:340
+        _value: Sequence[int] = self.board.spots_of(self.board.all_mask & self._empty__palace_of & self.board.keys_mask(self.board.tables.spot_groups.get('region_of(spot, PROVINCE)') or self.board.tables.group_spots('region_of(spot, PROVINCE)', [self.board.region_of[PROVINCE][s] for s in self.board.spots]), self.open_provinces()))  # base.yaml:340
         self._d__open_spaces = _value
         return _value
 
@@ -936,7 +926,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             return _kept
         if len(_read__emperor_cards) > 16:
             rt.grown(self, 120, 2, (_read__emperor_cards,), 'rules/china-schacht/two-player.yaml:122')
-        _value: Sequence[Sequence[int]] = (*(((c,),) if c in _read__emperor_cards else ()), *[(j, j) for j in range(5) if (j != c and _read__emperor_cards.count(j) >= 2)])  # two-player.yaml:122
+        _value: Sequence[Sequence[int]] = (*(((c,),) if c in _read__emperor_cards else ()), *[(j, j) for j in range(5) if (j != c and self.emperor_cards.count(j) >= 2)])  # two-player.yaml:122
         rt.remember(_table, (_read__emperor_cards, c), _value, self.board)
         return _value
 
@@ -953,9 +943,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         _kept = self._d__emperor_occupied
         if _kept is not None:
             return _kept
-        _read__emissaries = self.emissaries  # two-player.yaml:129; `bind_reads`: read once
-        _read__board__region_mask = self.board.region_mask  # two-player.yaml:129; `bind_reads`: read once
-        _value: Sequence[int] = [r for r in self.board.regions_of_kind[PROVINCE] if (not (not _read__emissaries[r] and (_read__board__region_mask[r] & ~self._empty__palace_of).bit_count() == 0) and (self.emperor_can_build(r) or self.emperor_can_send(r)))]  # two-player.yaml:129
+        _value: Sequence[int] = [r for r in self.board.regions_of_kind[PROVINCE] if (not (not self.emissaries[r] and (self.board.region_mask[r] & ~self._empty__palace_of).bit_count() == 0) and (self.emperor_can_build(r) or self.emperor_can_send(r)))]  # two-player.yaml:129
         self._d__emperor_occupied = _value
         return _value
 

@@ -164,8 +164,8 @@ class ConnectFourState(rt.State):
         # rules/connect-four/base.yaml:30: drop
         if self.trace is not None:
             self.trace.append("actions.drop")
-        _read__disc = self.disc  # base.yaml:38; `bind_reads`: read once
-        s = rt.value_of(next((t for t in self.board.grid_columns[column - 1] if _read__disc[t] is None), None), 'rules/connect-four/base.yaml:38')  # base.yaml:38
+        s = rt.value_of(next((t for t in self.board.grid_columns[column - 1] if self.disc[t] is None), None), 'rules/connect-four/base.yaml:38')  # base.yaml:38
+        _read__disc = self.disc  # base.yaml:39; `bind_reads`: read once
         _read__current = self.current  # base.yaml:39; `bind_reads`: read once
         _read__disc[s] = _read__current  # base.yaml:39
         self.dropped += 1  # base.yaml:40

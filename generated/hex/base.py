@@ -169,20 +169,19 @@ class HexState(rt.State):
         # rules/hex/base.yaml:63: place
         if self.trace is not None:
             self.trace.append("actions.place")
-        _read__stone = self.stone  # base.yaml:69; `bind_reads`: read once
         _read__current = self.current  # base.yaml:69; `bind_reads`: read once
-        _read__stone[s] = _read__current  # base.yaml:69
+        self.stone[s] = _read__current  # base.yaml:69
         self._mask__stone__none &= ~self.board.spot_bit[s]  # base.yaml:69
         edges = self.board.regions_of_kind[BLACK_EDGE if _ROLE_OF_SEAT[_read__current] == BLACK else WHITE_EDGE]  # base.yaml:70
-        _read__reaches_first = self.reaches_first  # base.yaml:71; `bind_reads`: read once
-        first = (any(e == edges[0] for e in self.board.regions_touching((s,), BLACK_EDGE if _ROLE_OF_SEAT[_read__current] == BLACK else WHITE_EDGE)) or any((_read__stone[n] == _read__current and _read__reaches_first[n]) for n in self.board.neighbours[s]))  # base.yaml:71
-        _read__reaches_second = self.reaches_second  # base.yaml:72; `bind_reads`: read once
-        second = (any(e == edges[1] for e in self.board.regions_touching((s,), BLACK_EDGE if _ROLE_OF_SEAT[_read__current] == BLACK else WHITE_EDGE)) or any((_read__stone[n] == _read__current and _read__reaches_second[n]) for n in self.board.neighbours[s]))  # base.yaml:72
+        first = (any(e == edges[0] for e in self.board.regions_touching((s,), BLACK_EDGE if _ROLE_OF_SEAT[_read__current] == BLACK else WHITE_EDGE)) or any((self.stone[n] == self.current and self.reaches_first[n]) for n in self.board.neighbours[s]))  # base.yaml:71
+        second = (any(e == edges[1] for e in self.board.regions_touching((s,), BLACK_EDGE if _ROLE_OF_SEAT[_read__current] == BLACK else WHITE_EDGE)) or any((self.stone[n] == self.current and self.reaches_second[n]) for n in self.board.neighbours[s]))  # base.yaml:72
+        _read__reaches_first = self.reaches_first  # base.yaml:73; `bind_reads`: read once
+        _read__reaches_second = self.reaches_second  # base.yaml:73; `bind_reads`: read once
         if (first and second):  # base.yaml:73
             self.winner = rt.held(_read__current)  # base.yaml:74
             self._kept_end = None  # base.yaml:74
-        elif any((_read__stone[n] == _read__current and (_read__reaches_first[n] != first or _read__reaches_second[n] != second)) for n in self.board.neighbours[s]):  # base.yaml:75
-            for t in sorted(self.board.component_of(s, [t for t, _item__stone in enumerate(_read__stone) if _item__stone == _read__current])):  # base.yaml:76
+        elif any((self.stone[n] == self.current and (self.reaches_first[n] != first or self.reaches_second[n] != second)) for n in self.board.neighbours[s]):  # base.yaml:75
+            for t in sorted(self.board.component_of(s, [t for t, _item__stone in enumerate(self.stone) if _item__stone == self.current])):  # base.yaml:76
                 _read__reaches_first[t] = first  # base.yaml:77
                 _read__reaches_second[t] = second  # base.yaml:78
         else:

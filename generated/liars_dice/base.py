@@ -198,9 +198,7 @@ class LiarsDiceState(rt.State):
         # rules/liars-dice/base.yaml:44: liar
         if self.trace is not None:
             self.trace.append("actions.liar")
-        _read__die_of = self.die_of  # base.yaml:50; `bind_reads`: read once
-        _read__bid_face = self.bid_face  # base.yaml:50; `bind_reads`: read once
-        if sum(1 for p in range(self.num_players) if (_read__die_of[p] == _read__bid_face or _read__die_of[p] == 6)) >= self.bid_count:  # base.yaml:50
+        if sum(1 for p in range(self.num_players) if (self.die_of[p] == self.bid_face or self.die_of[p] == 6)) >= self.bid_count:  # base.yaml:50
             self.winner = rt.held(self.bidder)  # base.yaml:51
             self._kept_end = None  # base.yaml:51
         else:

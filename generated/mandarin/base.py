@@ -424,9 +424,8 @@ class MandarinState(rt.State):
         # Actions are interned per board, found by index in tables (`index_actions`): the same move is the same object in every state.
         _table = self._actions__take_tile
         _read__passed_by = self.passed_by  # `bind_reads`: read once
-        _read__card = self.card  # `bind_reads`: read once
         for t in range(72):  # rules/mandarin/base.yaml:418; `unwrap_filtered_loops`: the list's own loop, each item tested
-            if any(t in _read__card[p] for p in _read__passed_by):
+            if any(t in self.card[p] for p in _read__passed_by):
                 tile = t
                 _action = _table[tile]
                 if _action is None:
@@ -709,8 +708,7 @@ class MandarinState(rt.State):
             _kept = self._d__animal_of = {}
         elif r in _kept:
             return _kept[r]
-        _read__board__region_names = self.board.region_names  # base.yaml:250; `bind_reads`: read once
-        _value: int = range(12)[min((k for k in range(0, len(range(12))) if range(len(_read__board__region_names))[k] == r), default=0)]  # base.yaml:250
+        _value: int = range(12)[min((k for k in range(0, len(range(12))) if range(len(self.board.region_names))[k] == r), default=0)]  # base.yaml:250
         _kept[r] = _value
         return _value
 
@@ -770,8 +768,7 @@ class MandarinState(rt.State):
 
     def controls(self, p: int, a: int) -> bool:
         # rules/mandarin/base.yaml:262
-        _read__card = self.card  # base.yaml:262; `bind_reads`: read once
-        return (len(_read__card[p] & SETS__TILE__ANIMAL[a]) >= 3 and (bool(_read__card[p] & SETS__TILE__ANIMAL[a] & SETS__TILE__EMPEROR[True]) or all(len(_read__card[q] & SETS__TILE__ANIMAL[a]) < 3 for q in range(self.num_players) if q != p)))  # base.yaml:262; a set operation for count(... for t in card[p]), any(... for t in card[p]), count(... for t in card[q]); inlined held (base.yaml:257), has_emperor (base.yaml:258)
+        return (len(self.card[p] & SETS__TILE__ANIMAL[a]) >= 3 and (bool(self.card[p] & SETS__TILE__ANIMAL[a] & SETS__TILE__EMPEROR[True]) or all(len(self.card[q] & SETS__TILE__ANIMAL[a]) < 3 for q in range(self.num_players) if q != p)))  # base.yaml:262; a set operation for count(... for t in card[p]), any(... for t in card[p]), count(... for t in card[q]); inlined held (base.yaml:257), has_emperor (base.yaml:258)
 
     def controller(self, a: int) -> Sequence[int]:
         # rules/mandarin/base.yaml:264; kept between moves: recomputed once `card` changes (a change of `card` by one item: the value for that item's `a` only)
@@ -780,9 +777,7 @@ class MandarinState(rt.State):
             _kept = self._d__controller = {}
         elif a in _kept:
             return _kept[a]
-        _read__num_players = self.num_players  # base.yaml:264; `bind_reads`: read once
-        _read__card = self.card  # base.yaml:264; `bind_reads`: read once
-        _value: Sequence[int] = [p for p in range(_read__num_players) if (len(_read__card[p] & SETS__TILE__ANIMAL[a]) >= 3 and (bool(_read__card[p] & SETS__TILE__ANIMAL[a] & SETS__TILE__EMPEROR[True]) or all(len(_read__card[_q__1] & SETS__TILE__ANIMAL[a]) < 3 for _q__1 in range(_read__num_players) if _q__1 != p)))]  # base.yaml:264
+        _value: Sequence[int] = [p for p in range(self.num_players) if (len(self.card[p] & SETS__TILE__ANIMAL[a]) >= 3 and (bool(self.card[p] & SETS__TILE__ANIMAL[a] & SETS__TILE__EMPEROR[True]) or all(len(self.card[_q__1] & SETS__TILE__ANIMAL[a]) < 3 for _q__1 in range(self.num_players) if _q__1 != p)))]  # base.yaml:264
         _kept[a] = _value
         return _value
 
@@ -814,8 +809,7 @@ class MandarinState(rt.State):
             _kept = self._d__complete = {}
         elif p in _kept:
             return _kept[p]
-        _read__card = self.card  # base.yaml:274; `bind_reads`: read once
-        _value: bool = (len(_read__card[p]) >= 6 and (len(frozenset(map(ATTR__TILE__ANIMAL.__getitem__, _read__card[p]))) == len(range(12)) or any(len(_read__card[p] & SETS__TILE__ANIMAL[ATTR__TILE__ANIMAL[t]]) >= 6 for t in _read__card[p] if ATTR__TILE__EMPEROR[t])))  # base.yaml:274
+        _value: bool = (len(self.card[p]) >= 6 and (len(frozenset(map(ATTR__TILE__ANIMAL.__getitem__, self.card[p]))) == len(range(12)) or any(len(self.card[p] & SETS__TILE__ANIMAL[ATTR__TILE__ANIMAL[t]]) >= 6 for t in self.card[p] if ATTR__TILE__EMPEROR[t])))  # base.yaml:274
         _kept[p] = _value
         return _value
 
@@ -824,9 +818,7 @@ class MandarinState(rt.State):
         _kept = self._d__bidders
         if _kept is not None:
             return _kept
-        _read__seller = self.seller  # base.yaml:281; `bind_reads`: read once
-        _read__defaulted = self.defaulted  # base.yaml:281; `bind_reads`: read once
-        _value: Sequence[int] = [q for q in rt.seats_from(self.current, self.num_players) if (q not in _read__seller and (self._opt__defaulter == BIDS_AGAIN or q not in _read__defaulted))]  # base.yaml:281
+        _value: Sequence[int] = [q for q in rt.seats_from(self.current, self.num_players) if (q not in self.seller and (self._opt__defaulter == BIDS_AGAIN or q not in self.defaulted))]  # base.yaml:281
         self._d__bidders = _value
         return _value
 
@@ -916,9 +908,8 @@ class MandarinState(rt.State):
         # rules/mandarin/base.yaml:489
         if self.trace is not None:
             self.trace.append("procedures.character_pay")
-        _read__current = self.current  # base.yaml:492; `bind_reads`: read once
-        if not any(c != _read__current for c in self.controller(self.animal_at(self.position[_read__current]))):  # base.yaml:492
-            self.money[_read__current] += 100  # base.yaml:493
+        if not any(c != self.current for c in self.controller(self.animal_at(self.position[self.current]))):  # base.yaml:492
+            self.money[self.current] += 100  # base.yaml:493
             self.bank_paid_out += 100  # base.yaml:494
 
     def move_away(self) -> None:

@@ -206,8 +206,7 @@ class OthelloState(rt.State):
                 for t in (line if len(line) <= 16 else rt.walk(self, line, 2, 'rules/othello/base.yaml:72')):  # base.yaml:72
                     _read__disc[t] = _read__current  # base.yaml:73
                     self._d__can_place = self._d__discs = None  # base.yaml:73
-        _read__board__spots = self.board.spots  # base.yaml:76; `bind_reads`: read once
-        self.over = not any(self.can_place(t, p) for p in ((_read__current + 1) % self.num_players, _read__current) for t in _read__board__spots)  # base.yaml:76
+        self.over = not any(self.can_place(t, p) for p in ((_read__current + 1) % self.num_players, _read__current) for t in self.board.spots)  # base.yaml:76
         self._kept_end = None  # base.yaml:76
 
     # -- Triggers -----------------------------------------------------------------------------

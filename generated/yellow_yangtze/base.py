@@ -409,9 +409,9 @@ class YellowYangtzeState(rt.State):
         # rules/yellow-yangtze/base.yaml:687: place_leader
         # Actions are interned per board, found by index in tables (`index_actions`): the same move is the same object in every state.
         _table = self._actions__place_leader
-        _read__current = self.current  # `bind_reads`: read once
         _read__board__spots = self.board.spots  # `bind_reads`: read once
-        for k in [k for k in range(5) if self.off_board(_read__current, k)]:  # rules/yellow-yangtze/base.yaml:689
+        _read__current = self.current  # `bind_reads`: read once
+        for k in [k for k in range(5) if self.off_board(self.current, k)]:  # rules/yellow-yangtze/base.yaml:689
             _row1 = _table[k]
             if _row1 is None:
                 rt.made(self.board, rt.OBJECT + len(_read__board__spots))
@@ -475,9 +475,8 @@ class YellowYangtzeState(rt.State):
         # rules/yellow-yangtze/base.yaml:729: place_tile
         # Actions are interned per board, found by index in tables (`index_actions`): the same move is the same object in every state.
         _table = self._actions__place_tile
-        _read__current = self.current  # `bind_reads`: read once
         _read__board__spots = self.board.spots  # `bind_reads`: read once
-        for k in [k for k in range(5) if self.in_rack(_read__current, k)]:  # rules/yellow-yangtze/base.yaml:731
+        for k in [k for k in range(5) if self.in_rack(self.current, k)]:  # rules/yellow-yangtze/base.yaml:731
             _row1 = _table[k]
             if _row1 is None:
                 rt.made(self.board, rt.OBJECT + len(_read__board__spots))
@@ -558,10 +557,9 @@ class YellowYangtzeState(rt.State):
         # rules/yellow-yangtze/base.yaml:774: peasant_revolt
         # Actions are interned per board, found by index in tables (`index_actions`): the same move is the same object in every state.
         _table = self._actions__peasant_revolt
-        _read__current = self.current  # `bind_reads`: read once
         _read__board__spots = self.board.spots  # `bind_reads`: read once
         _read__board__all_mask = self.board.all_mask  # `bind_reads`: read once
-        for use in [u for _cell__1 in (rt.cell(),) for u in range(2) if (((u == WITH_LEADER and self.off_board(_read__current, PEASANT)) and (_cell__1 or rt.once(_cell__1, self.in_rack(_read__current, PEASANT)))[0]) or (u == WITHOUT_LEADER and len((_cell__1 or rt.once(_cell__1, self.in_rack(_read__current, PEASANT)))[0]) >= 2))]:  # rules/yellow-yangtze/base.yaml:776
+        for use in [u for _cell__1 in (rt.cell(),) for u in range(2) if (((u == WITH_LEADER and self.off_board(self.current, PEASANT)) and (_cell__1 or rt.once(_cell__1, self.in_rack(self.current, PEASANT)))[0]) or (u == WITHOUT_LEADER and len((_cell__1 or rt.once(_cell__1, self.in_rack(self.current, PEASANT)))[0]) >= 2))]:  # rules/yellow-yangtze/base.yaml:776
             _row1 = _table[use]
             if _row1 is None:
                 rt.made(self.board, rt.OBJECT + len(_read__board__spots))
@@ -577,8 +575,7 @@ class YellowYangtzeState(rt.State):
         # rules/yellow-yangtze/base.yaml:787: merchant_pagoda
         # Actions are interned per board, found by index in tables (`index_actions`): the same move is the same object in every state.
         _table = self._actions__merchant_pagoda
-        _read__current = self.current  # `bind_reads`: read once
-        for use in [u for _cell__1 in (rt.cell(),) for u in range(2) if (((u == WITH_LEADER and self.off_board(_read__current, MERCHANT)) and (_cell__1 or rt.once(_cell__1, self.in_rack(_read__current, MERCHANT)))[0]) or (u == WITHOUT_LEADER and len((_cell__1 or rt.once(_cell__1, self.in_rack(_read__current, MERCHANT)))[0]) >= 2))]:  # rules/yellow-yangtze/base.yaml:789
+        for use in [u for _cell__1 in (rt.cell(),) for u in range(2) if (((u == WITH_LEADER and self.off_board(self.current, MERCHANT)) and (_cell__1 or rt.once(_cell__1, self.in_rack(self.current, MERCHANT)))[0]) or (u == WITHOUT_LEADER and len((_cell__1 or rt.once(_cell__1, self.in_rack(self.current, MERCHANT)))[0]) >= 2))]:  # rules/yellow-yangtze/base.yaml:789
             _row1 = _table[use]
             if _row1 is None:
                 rt.made(self.board, rt.DICT)
@@ -1022,8 +1019,7 @@ class YellowYangtzeState(rt.State):
             _remembered: Sequence[tuple[int, int]] = _memo[('chiefs_in', g)]
             return _remembered
         rt.spend(self, 354, 'rules/yellow-yangtze/base.yaml:324')  # base.yaml:324
-        _read__chief_on = self.chief_on  # base.yaml:324; `bind_reads`: read once
-        _value: Sequence[tuple[int, int]] = [rt.value_of(_read__chief_on[s], 'rules/yellow-yangtze/base.yaml:324') for s in self.on_board() if s in g]  # base.yaml:324
+        _value: Sequence[tuple[int, int]] = [rt.value_of(self.chief_on[s], 'rules/yellow-yangtze/base.yaml:324') for s in self.on_board() if s in g]  # base.yaml:324
         _memo[('chiefs_in', g)] = _value
         return _value
 
@@ -1075,9 +1071,7 @@ class YellowYangtzeState(rt.State):
         elif s in _kept:
             return _kept[s]
         rt.spend(self, 9535, 'rules/yellow-yangtze/base.yaml:329')  # base.yaml:329
-        _read__tile_on = self.tile_on  # base.yaml:329; `bind_reads`: read once
-        _read__chief_on = self.chief_on  # base.yaml:329; `bind_reads`: read once
-        _value: Sequence[frozenset[int]] = sorted(frozenset(self.group_of(n) for n in self.board.neighbours[s] if (_read__tile_on[n] is not None or _read__chief_on[n] is not None)), key=sorted)  # base.yaml:329
+        _value: Sequence[frozenset[int]] = sorted(frozenset(self.group_of(n) for n in self.board.neighbours[s] if (self.tile_on[n] is not None or self.chief_on[n] is not None)), key=sorted)  # base.yaml:329
         _kept[s] = _value
         return _value
 
@@ -1114,8 +1108,7 @@ class YellowYangtzeState(rt.State):
 
     def war_name(self, g: frozenset[int], clash: Sequence[int]) -> int:
         # rules/yellow-yangtze/base.yaml:339
-        _read__chief_on = self.chief_on  # base.yaml:339; `bind_reads`: read once
-        return [s for s in sorted(g) if (_read__chief_on[s] is not None and rt.value_of(_read__chief_on[s], 'rules/yellow-yangtze/base.yaml:339')[1] in clash)][0]  # base.yaml:339
+        return [s for s in sorted(g) if (self.chief_on[s] is not None and rt.value_of(self.chief_on[s], 'rules/yellow-yangtze/base.yaml:339')[1] in clash)][0]  # base.yaml:339
 
     def governor_beside(self, s: int) -> bool:
         # rules/yellow-yangtze/base.yaml:341; kept between moves: recomputed once `tile_on` changes
@@ -1191,9 +1184,7 @@ class YellowYangtzeState(rt.State):
         elif s in _kept:
             return _kept[s]
         rt.spend(self, 597, 'rules/yellow-yangtze/base.yaml:357')  # base.yaml:357
-        _read__tile_on = self.tile_on  # base.yaml:357; `bind_reads`: read once
-        _read__board__neighbours = self.board.neighbours  # base.yaml:357; `bind_reads`: read once
-        _value: Sequence[Sequence[int]] = [(s, n, m) for _once__1 in (_read__tile_on[s] is not None,) for n in _read__board__neighbours[s] if ((_once__1 and _read__tile_on[n] is not None) and ATTR__TILE__KIND[rt.value_of(_read__tile_on[n], 'rules/yellow-yangtze/base.yaml:314')] == ATTR__TILE__KIND[rt.value_of(_read__tile_on[s], 'rules/yellow-yangtze/base.yaml:314')]) for m in _read__board__neighbours[s] if ((((_read__tile_on[m] is not None and ATTR__TILE__KIND[rt.value_of(_read__tile_on[m], 'rules/yellow-yangtze/base.yaml:314')] == ATTR__TILE__KIND[rt.value_of(_read__tile_on[s], 'rules/yellow-yangtze/base.yaml:314')]) and min(n, m) == n) and n != m) and m in _read__board__neighbours[n])]  # base.yaml:357
+        _value: Sequence[Sequence[int]] = [(s, n, m) for _once__1 in (self.tile_on[s] is not None,) for n in self.board.neighbours[s] if ((_once__1 and self.tile_on[n] is not None) and ATTR__TILE__KIND[rt.value_of(self.tile_on[n], 'rules/yellow-yangtze/base.yaml:314')] == ATTR__TILE__KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:314')]) for m in self.board.neighbours[s] if ((((self.tile_on[m] is not None and ATTR__TILE__KIND[rt.value_of(self.tile_on[m], 'rules/yellow-yangtze/base.yaml:314')] == ATTR__TILE__KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:314')]) and min(n, m) == n) and n != m) and m in self.board.neighbours[n])]  # base.yaml:357
         _kept[s] = _value
         return _value
 
@@ -1240,9 +1231,7 @@ class YellowYangtzeState(rt.State):
         if _kept is not None:
             return _kept
         rt.spend(self, 2, 'rules/yellow-yangtze/base.yaml:370')  # base.yaml:370
-        _read__tile_on = self.tile_on  # base.yaml:370; `bind_reads`: read once
-        _read__started_war = self.started_war  # base.yaml:370; `bind_reads`: read once
-        _value: Sequence[Sequence[int]] = [t for s in rt.walk(self, self.taken(), 362, 'rules/yellow-yangtze/base.yaml:371') if _read__tile_on[s] is not None for t in self.first_triangles_at(s) if (((not self.has_pagoda(t[0]) and not self.has_pagoda(t[1])) and not self.has_pagoda(t[2])) and (self._opt__war_triangles == ALLOWED or not ((_read__started_war[t[0]] or _read__started_war[t[1]]) or _read__started_war[t[2]])))]  # base.yaml:370
+        _value: Sequence[Sequence[int]] = [t for s in rt.walk(self, self.taken(), 362, 'rules/yellow-yangtze/base.yaml:371') if self.tile_on[s] is not None for t in self.first_triangles_at(s) if (((not self.has_pagoda(t[0]) and not self.has_pagoda(t[1])) and not self.has_pagoda(t[2])) and (self._opt__war_triangles == ALLOWED or not ((self.started_war[t[0]] or self.started_war[t[1]]) or self.started_war[t[2]])))]  # base.yaml:370
         self._d__open_triangles = _value
         return _value
 
@@ -1254,9 +1243,7 @@ class YellowYangtzeState(rt.State):
         elif s in _kept:
             return _kept[s]
         rt.spend(self, 14, 'rules/yellow-yangtze/base.yaml:381')  # base.yaml:381
-        _read__tile_on = self.tile_on  # base.yaml:381; `bind_reads`: read once
-        _read__chief_on = self.chief_on  # base.yaml:381; `bind_reads`: read once
-        _value: bool = (sum(1 for n in self.board.neighbours[s] if (_read__tile_on[n] is not None or _read__chief_on[n] is not None)) > 1 and len(self.states_beside(s)) > 1)  # base.yaml:381
+        _value: bool = (sum(1 for n in self.board.neighbours[s] if (self.tile_on[n] is not None or self.chief_on[n] is not None)) > 1 and len(self.states_beside(s)) > 1)  # base.yaml:381
         _kept[s] = _value
         return _value
 
@@ -1266,11 +1253,7 @@ class YellowYangtzeState(rt.State):
         if _kept is not None:
             return _kept
         rt.spend(self, 2642, 'rules/yellow-yangtze/base.yaml:384')  # base.yaml:384
-        _read__tile_on = self.tile_on  # base.yaml:384; `bind_reads`: read once
-        _read__board__neighbours = self.board.neighbours  # base.yaml:384; `bind_reads`: read once
-        _read__board__spot_attributes = self.board.spot_attributes  # base.yaml:384; `bind_reads`: read once
-        _read__chief_on = self.chief_on  # base.yaml:384; `bind_reads`: read once
-        _value: Sequence[int] = sorted(frozenset(n for g in self.tiled() if ATTR__TILE__KIND[rt.value_of(_read__tile_on[g], 'rules/yellow-yangtze/base.yaml:314')] == GOVERNOR for n in _read__board__neighbours[g] if (_read__board__spot_attributes[1][n] == LAND and not (_read__tile_on[n] is not None or _read__chief_on[n] is not None))))  # base.yaml:384
+        _value: Sequence[int] = sorted(frozenset(n for g in self.tiled() if ATTR__TILE__KIND[rt.value_of(self.tile_on[g], 'rules/yellow-yangtze/base.yaml:314')] == GOVERNOR for n in self.board.neighbours[g] if (self.board.spot_attributes[1][n] == LAND and not (self.tile_on[n] is not None or self.chief_on[n] is not None))))  # base.yaml:384
         self._d__leader_sites = _value
         return _value
 
@@ -1293,8 +1276,7 @@ class YellowYangtzeState(rt.State):
         if _kept is not None:
             return _kept
         rt.spend(self, 178, 'rules/yellow-yangtze/base.yaml:397')  # base.yaml:397
-        _read__board__spot_attributes = self.board.spot_attributes  # base.yaml:397; `bind_reads`: read once
-        _value: Sequence[int] = self.board.spots_of(self.board.all_mask & self._mask__tile_on__none & self._mask__chief_on__none, (_once__2 for _s__1, _once__2 in (self.board.tables.spot_groups.get('spot.terrain') or self.board.tables.group_spots('spot.terrain', [_read__board__spot_attributes[1][s] for s in self.board.spots])).items() if _s__1 == RIVER))  # base.yaml:397
+        _value: Sequence[int] = self.board.spots_of(self.board.all_mask & self._mask__tile_on__none & self._mask__chief_on__none, (_once__2 for _s__1, _once__2 in (self.board.tables.spot_groups.get('spot.terrain') or self.board.tables.group_spots('spot.terrain', [self.board.spot_attributes[1][s] for s in self.board.spots])).items() if _s__1 == RIVER))  # base.yaml:397
         self._d__empty_rivers = _value
         return _value
 
@@ -1304,8 +1286,7 @@ class YellowYangtzeState(rt.State):
         if _kept is not None:
             return _kept
         rt.spend(self, 178, 'rules/yellow-yangtze/base.yaml:398')  # base.yaml:398
-        _read__board__spot_attributes = self.board.spot_attributes  # base.yaml:398; `bind_reads`: read once
-        _value: Sequence[int] = self.board.spots_of(self.board.all_mask & self._mask__tile_on__none & self._mask__chief_on__none, (_once__3 for _s__2, _once__3 in (self.board.tables.spot_groups.get('spot.terrain') or self.board.tables.group_spots('spot.terrain', [_read__board__spot_attributes[1][s] for s in self.board.spots])).items() if _s__2 == LAND))  # base.yaml:398
+        _value: Sequence[int] = self.board.spots_of(self.board.all_mask & self._mask__tile_on__none & self._mask__chief_on__none, (_once__3 for _s__2, _once__3 in (self.board.tables.spot_groups.get('spot.terrain') or self.board.tables.group_spots('spot.terrain', [self.board.spot_attributes[1][s] for s in self.board.spots])).items() if _s__2 == LAND))  # base.yaml:398
         self._d__empty_land = _value
         return _value
 
@@ -1320,10 +1301,7 @@ class YellowYangtzeState(rt.State):
             _kept = self._d__chain_cells = {}
         elif s in _kept:
             return _kept[s]
-        _read__tile_on = self.tile_on  # base.yaml:402; `bind_reads`: read once
-        _read__chief_on = self.chief_on  # base.yaml:402; `bind_reads`: read once
-        _read__board__spot_attributes = self.board.spot_attributes  # base.yaml:402; `bind_reads`: read once
-        _value: Sequence[int] = [n for n in self.board.neighbours[s] if (not (_read__tile_on[n] is not None or _read__chief_on[n] is not None) and _read__board__spot_attributes[1][n] == RIVER)]  # base.yaml:402
+        _value: Sequence[int] = [n for n in self.board.neighbours[s] if (not (self.tile_on[n] is not None or self.chief_on[n] is not None) and self.board.spot_attributes[1][n] == RIVER)]  # base.yaml:402
         _kept[s] = _value
         return _value
 
@@ -1334,8 +1312,7 @@ class YellowYangtzeState(rt.State):
             _kept = self._d__rival_of = {}
         elif (s, k) in _kept:
             return _kept[(s, k)]
-        _read__chief_on = self.chief_on  # base.yaml:404; `bind_reads`: read once
-        _value: Sequence[int] = [n for n in sorted(self.group_of(s)) if ((n != s and _read__chief_on[n] is not None) and rt.value_of(_read__chief_on[n], 'rules/yellow-yangtze/base.yaml:404')[1] == k)]  # base.yaml:404
+        _value: Sequence[int] = [n for n in sorted(self.group_of(s)) if ((n != s and self.chief_on[n] is not None) and rt.value_of(self.chief_on[n], 'rules/yellow-yangtze/base.yaml:404')[1] == k)]  # base.yaml:404
         if len(_kept) < rt.MAX_TABLED:
             _kept[(s, k)] = _value
         return _value
@@ -1358,8 +1335,8 @@ class YellowYangtzeState(rt.State):
         _most = 0
         _first = True
         _read__points = self.points  # base.yaml:410; `bind_reads`: read once
-        for m in rt.walk(self, range(0, (2 + min((_read__points[p][i] for i in range(0, 4)), default=0)) + _read__points[p][4]), 6, 'rules/yellow-yangtze/base.yaml:410'):  # base.yaml:410; `aggregate_loops`: `max` written out as a loop
-            if sum(max(0, m - _read__points[p][_i__1]) for _i__1 in range(0, 4)) <= _read__points[p][4]:
+        for m in rt.walk(self, range(0, (2 + min((self.points[p][i] for i in range(0, 4)), default=0)) + _read__points[p][4]), 6, 'rules/yellow-yangtze/base.yaml:410'):  # base.yaml:410; `aggregate_loops`: `max` written out as a loop
+            if sum(max(0, m - self.points[p][_i__1]) for _i__1 in range(0, 4)) <= _read__points[p][4]:
                 _each = m
                 if _first or _each > _most:
                     _most = _each
@@ -1375,8 +1352,7 @@ class YellowYangtzeState(rt.State):
             _kept = self._d__tie_key = {}
         elif p in _kept:
             return _kept[p]
-        _read__points = self.points  # base.yaml:417; `bind_reads`: read once
-        _value: Sequence[int] = ((0,) if not self.game_over else (self.spread(p) if self._opt__jokers == SPREAD_EVENLY else sorted([_read__points[p][i] for i in range(0, 4)])))  # base.yaml:417
+        _value: Sequence[int] = ((0,) if not self.game_over else (self.spread(p) if self._opt__jokers == SPREAD_EVENLY else sorted([self.points[p][i] for i in range(0, 4)])))  # base.yaml:417
         _kept[p] = _value
         return _value
 
@@ -1387,8 +1363,7 @@ class YellowYangtzeState(rt.State):
             _kept = self._d__spread = {}
         elif p in _kept:
             return _kept[p]
-        _read__points = self.points  # base.yaml:421; `bind_reads`: read once
-        _value: Sequence[int] = sorted([((_cell__2 or rt.once(_cell__2, sorted([max((_cell__1 or rt.once(_cell__1, self.level(p)))[0], _read__points[p][i]) for _cell__1 in (rt.cell(),) for i in range(0, 4)])))[0][j] + (1 if j < (_cell__3 or rt.once(_cell__3, _read__points[p][4] - sum(max(0, _m__1 - _read__points[p][_i__2]) for _m__1 in (self.level(p),) for _i__2 in range(0, 4))))[0] else 0)) for _cell__2 in (rt.cell(),) for _cell__3 in (rt.cell(),) for j in range(0, 4)])  # base.yaml:421
+        _value: Sequence[int] = sorted([((_cell__2 or rt.once(_cell__2, sorted([max((_cell__1 or rt.once(_cell__1, self.level(p)))[0], self.points[p][i]) for _cell__1 in (rt.cell(),) for i in range(0, 4)])))[0][j] + (1 if j < (_cell__3 or rt.once(_cell__3, self.points[p][4] - sum(max(0, _m__1 - self.points[p][_i__2]) for _m__1 in (self.level(p),) for _i__2 in range(0, 4))))[0] else 0)) for _cell__2 in (rt.cell(),) for _cell__3 in (rt.cell(),) for j in range(0, 4)])  # base.yaml:421
         _kept[p] = _value
         return _value
 

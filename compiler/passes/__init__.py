@@ -121,6 +121,8 @@ PASSES: dict[str, str] = {
                          "not looked up by name at every call",
     "unwrap_filtered_loops": "a listing's loop over a filtered list walks the list's own loops and tests each item, "
                              "not a list made first by a comprehension",
+    "share_values": "a value an expression of a definition computes twice (a definition called with the same "
+                    "arguments, an item of an item) computed once, where first computed, and read again after",
     "bind_reads": "what a method reads of the state and its board again and again (a field, the seat to act, a "
                   "table of the board) read once into a local where it is first read, not looked up as an "
                   "attribute at every read",
@@ -199,6 +201,7 @@ LEVEL: dict[str, str] = {
     "aggregate_loops": "lowered",  # the statements of a definition's value (LoweredFunction.value_at) and the end's
     "bind_board_tables": "lowered",  # lowered.Program.board_tables, and the statements that read them
     "unwrap_filtered_loops": "lowered",  # the loops of listings
+    "share_values": "lowered",  # the values of definitions' statements
     "bind_reads": "lowered",  # the statements of definitions, listings and effects
 }
 

@@ -123,6 +123,8 @@ PASSES: dict[str, str] = {
                              "not a list made first by a comprehension",
     "share_values": "a value an expression of a definition computes twice (a definition called with the same "
                     "arguments, an item of an item) computed once, where first computed, and read again after",
+    "inline_returns": "a call, in a definition, of a definition that is one return of an expression, with names "
+                      "and constants as arguments, is that expression, not a call of a method",
     "bind_reads": "what a method reads of the state and its board again and again (a field, the seat to act, a "
                   "table of the board) read once into a local where it is first read, not looked up as an "
                   "attribute at every read",
@@ -202,6 +204,7 @@ LEVEL: dict[str, str] = {
     "bind_board_tables": "lowered",  # lowered.Program.board_tables, and the statements that read them
     "unwrap_filtered_loops": "lowered",  # the loops of listings
     "share_values": "lowered",  # the values of definitions' statements
+    "inline_returns": "lowered",  # the calls in definitions' statements
     "bind_reads": "lowered",  # the statements of definitions, listings and effects
 }
 

@@ -81,4 +81,6 @@ def _bare_node(n: ast.expr, code: bytes, calls: frozenset[int]) -> pyir.Expr:
             return pyir.GeneratorExp(sub(n.elt, frozenset({n.col_offset})), clauses(n.generators))
         case ast.ListComp():
             return pyir.ListComp(sub(n.elt), clauses(n.generators))
+        case ast.NamedExpr():
+            return pyir.NamedExpr(pyir.Name(n.target.id), sub(n.value))
     raise AssertionError(f"no node for {ast.dump(n)}")

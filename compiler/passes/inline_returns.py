@@ -12,7 +12,8 @@ definition `inline` leaves a method (it calls `closer`). Its lowered body is one
         if ((((len((_once__1 := self.board.rays[d][s])) >= 2 and ...
 
 Taken: a definition whose body is one `return` of an expression (not kept between moves, cached,
-remembered while the legal actions are listed, nor a generator), of at most `SIZE` nodes, holding
+remembered while the legal actions are listed, a generator, nor the version of a definition a
+variant replaced, `base(...)`, which stays the method the variant's code names), of at most `SIZE` nodes, holding
 no comprehension (its own scope), called in another definition's body with names and constants
 only (the callee as it was before this pass: one level). Its parameters are replaced by the
 arguments; the locals its expression names itself (a pass's `_once__<n>`: `share_values`) are
@@ -72,7 +73,8 @@ def run(program: Program, facts: Facts) -> Program:
 
 
 def _inlinable(d: LoweredFunction) -> bool:
-    if d.kept or d.cached or d.per_state or d.steps or d.remembered or not d.params or len(d.body) != 1:
+    if d.kept or d.cached or d.per_state or d.steps or d.remembered or d.version_of or not d.params \
+            or len(d.body) != 1:
         return False
     only = d.body[0]
     if not isinstance(only, Return) or only.value is None:

@@ -43,7 +43,7 @@ def _caller_after(callee: str, caller: str, kept: str = "", statements: int = 1)
 def test_the_parameters_are_the_arguments_and_its_own_names_are_new() -> None:
     callee = "((_once__1 := self.t[a]) > b and _once__1 < 9)"
     assert _caller_after(callee, "((_once__1 := self.u[x]) + self.f(x, 3))") == \
-        "((_once__1 := self.u[x]) + (((_once__2 := self.t[x]) > 3 and _once__2 < 9)))"
+        "((_once__1 := self.u[x]) + ((_once__2 := self.t[x]) > 3 and _once__2 < 9))"
 
 
 @pytest.mark.parametrize(("callee", "caller", "kept", "statements"), [

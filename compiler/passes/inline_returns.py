@@ -111,7 +111,8 @@ def _define(d: LoweredFunction, bodies: dict[str, LoweredFunction]) -> LoweredFu
         for k in own:
             counter[0] += 1
             holes[f"{_ONCE}{k}"] = Name(f"{_ONCE}{counter[0]}")
-        return Paren(_substituted(body.value, holes))
+        written = _substituted(body.value, holes)
+        return written if isinstance(written, Paren) else Paren(written)  # (grouped once, as the call was)
 
     def expr(e: Expr) -> Expr:
         found = call(e)

@@ -475,7 +475,7 @@ class BackgammonState(rt.State):
             return _kept[(p, a, d)]
         _every = True
         for n in range(7, 26):  # base.yaml:82; `aggregate_loops`: `all` written out as a loop
-            if not ((((self.own(p)[n] - (1 if n == a else 0)) + (1 if n == (a - d) else 0))) == 0):
+            if not (((self.own(p)[n] - (1 if n == a else 0)) + (1 if n == (a - d) else 0)) == 0):
                 _every = False
                 break
         _value: bool = _every  # base.yaml:82
@@ -493,7 +493,7 @@ class BackgammonState(rt.State):
         _most = 0
         _first = True
         for n in range(1, 25):  # base.yaml:83; `aggregate_loops`: `max` written out as a loop
-            if (((self.own(p)[n] - (1 if n == a else 0)) + (1 if n == (a - d) else 0))) > 0:
+            if ((self.own(p)[n] - (1 if n == a else 0)) + (1 if n == (a - d) else 0)) > 0:
                 _each = n
                 if _first or _each > _most:
                     _most = _each
@@ -505,7 +505,7 @@ class BackgammonState(rt.State):
 
     def can_after(self, p: int, a: int, d: int, b: int, e: int) -> bool:
         # rules/backgammon/base.yaml:84
-        return ((((self.own(p)[b] - (1 if b == a else 0)) + (1 if b == (a - d) else 0))) > 0 and (((b - e) == (a - d) or self.foes(p)[b - e] <= 1) if (b - e) >= 1 else (self.all_home_after(p, a, d) and (b == e or b == self.furthest_after(p, a, d)))))  # base.yaml:84
+        return (((self.own(p)[b] - (1 if b == a else 0)) + (1 if b == (a - d) else 0)) > 0 and (((b - e) == (a - d) or self.foes(p)[b - e] <= 1) if (b - e) >= 1 else (self.all_home_after(p, a, d) and (b == e or b == self.furthest_after(p, a, d)))))  # base.yaml:84
 
     def numbers(self) -> Sequence[int]:
         # rules/backgammon/base.yaml:86; remembered while the legal actions are listed

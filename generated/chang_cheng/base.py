@@ -1023,7 +1023,7 @@ class ChangChengState(rt.State):
 
     def any_full(self, p: int) -> bool:
         # rules/chang-cheng/base.yaml:492
-        return ((((((self.singles[p] >= 2 and len(self.wall_provinces(p)) >= 2)) or ((len(self.hand[p]) >= 2 and len(self.open_provinces()) >= 2))) or (((len(self.hand[p]) >= 1 and self.singles[p] >= 1) and len(self.wall_provinces(p)) >= 1))) or ((self.double_left[p] and len(self.double_spaces()) > 0))) or ((self.tower_left[p] and len(self.tower_spaces()) > 0)))  # base.yaml:492
+        return (((((self.singles[p] >= 2 and len(self.wall_provinces(p)) >= 2) or (len(self.hand[p]) >= 2 and len(self.open_provinces()) >= 2)) or ((len(self.hand[p]) >= 1 and self.singles[p] >= 1) and len(self.wall_provinces(p)) >= 1)) or (self.double_left[p] and len(self.double_spaces()) > 0)) or (self.tower_left[p] and len(self.tower_spaces()) > 0))  # base.yaml:492
 
     def partial_allowed(self, p: int) -> bool:
         # rules/chang-cheng/base.yaml:494; computed once per state (`cached: true`)
@@ -1034,7 +1034,7 @@ class ChangChengState(rt.State):
             _remembered: bool = _memo[('partial_allowed', p)]
             return _remembered
         rt.spend(self, 12, 'rules/chang-cheng/base.yaml:494')  # base.yaml:494
-        _value: bool = (self._opt__partial_actions == CHOSEN_ACTION or not (((((self.can_two_walls(p) or self.can_two_cards(p)) or self.can_card_and_wall(p)) or self.can_double(p)) or self.can_tower(p))))  # base.yaml:494
+        _value: bool = (self._opt__partial_actions == CHOSEN_ACTION or not ((((self.can_two_walls(p) or self.can_two_cards(p)) or self.can_card_and_wall(p)) or self.can_double(p)) or self.can_tower(p)))  # base.yaml:494
         _memo[('partial_allowed', p)] = _value
         return _value
 

@@ -241,7 +241,7 @@ class OthelloState(rt.State):
         _read__board__rays = self.board.rays  # `bind_reads`: read once
         if _cond:
             for d in range(8):  # base.yaml:36; `aggregate_loops`: `any` written out as a loop
-                if (((((len((_once__1 := _read__board__rays[d][s])) >= 2 and (_once__2 := _read__disc[_once__1[0]]) is not None) and _once__2 != p) and (_once__3 := self.closer(s, d, p)) is not None) and _read__disc[rt.value_of(_once__3, 'rules/othello/base.yaml:35')] == p)):
+                if ((((len((_once__1 := _read__board__rays[d][s])) >= 2 and (_once__2 := _read__disc[_once__1[0]]) is not None) and _once__2 != p) and (_once__3 := self.closer(s, d, p)) is not None) and _read__disc[rt.value_of(_once__3, 'rules/othello/base.yaml:35')] == p):
                     _found = True
                     break
         _value: bool = (_cond and _found)  # base.yaml:36

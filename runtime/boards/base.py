@@ -154,17 +154,19 @@ class Board:
         """The spots of `spots` connected to `spot` within them (nothing if `spot` is not among
         them): the group components() would give that holds it. Asked again and again of the
         same `spots` (a cached definition's value: the rules never change a list or set in place),
-        the groups are found once, at the second ask, and looked up after that (at the first, only
-        the group asked is found: `_group_of`); asked of other spots that differ
+        the groups are found once and looked up after that; asked of other spots that differ
         from the last ones by a few (a tile placed, a leader lifted: Yellow & Yangtze's groups),
-        the last groups are mended rather than all found again (`_regrouped`)."""
+        the last groups are mended rather than all found again (`_regrouped`). Asked of spots for
+        the first time, where the last groups do not mend, the group asked is found alone
+        (`_group_of`): all of them are found at a second ask only."""
         found = self._groups
         if found is None or found[0] is not spots:
-            if self._asked is not spots:  # (asked of these spots for the first time: its group alone)
-                self._asked = spots
+            again = self._asked is spots
+            self._asked = spots
+            regrouped = self._regrouped(spots, found, again)
+            if regrouped is None:  # (a first ask the last groups do not mend: its group alone)
                 return self._group_of(spot, spots)
-            found = self._regrouped(spots, found)
-            self._groups = found
+            found = self._groups = regrouped
         return found[1].get(spot, _NO_SPOTS)
 
     def _group_of(self, spot: int, spots: Iterable[int]) -> frozenset[int]:
@@ -179,13 +181,14 @@ class Board:
             return _NO_SPOTS
         return self._flood(inside, spot)
 
-    def _regrouped(self, spots: Iterable[int], last: Grouped | None) -> Grouped:
+    def _regrouped(self, spots: Iterable[int], last: Grouped | None, whole: bool = True) -> Grouped | None:
         """The groups of `spots` (each spot's own), with the set of them: the last groups mended
         where at most MENDED spots were added or taken away since, else found afresh. Either way
         they are the groups components() finds: a spot taken away splits its group into the
         parts of the rest joined within it (a flood fill of that group only), a spot added joins
         its own group with those of its neighbours among the spots. The last dict is never
-        changed (another thread may be reading it): a changed copy is made."""
+        changed (another thread may be reading it): a changed copy is made. None where they do not
+        mend and `whole` is false (a first ask: component_of finds the one group asked)."""
         members = frozenset(spots)
         if last is not None:
             added, gone = members - last[2], last[2] - members
@@ -207,6 +210,8 @@ class Board:
                     joined = frozenset((s,)).union(*[groups[n] for n in near[s] if n in groups])
                     groups.update(dict.fromkeys(joined, joined))
                 return spots, groups, members
+        if not whole:
+            return None
         inside = bytearray(len(self.neighbours))
         for s in members:
             inside[s] = 1

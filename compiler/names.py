@@ -37,7 +37,8 @@ A rule file's names reach a generated module in four places:
   ends with (LOCAL_AVOID, local_name). Every local the template, the lowering or a pass binds
   itself starts with one `_` and holds no `__` (`_actions`, `_cache`, `_row1`, `_found`, `_cond`:
   TEMPLATE_LOCALS, INVENTED_LOCALS), and a pass's fresh local is `_<local>__<n>` (`_s__2`,
-  `_once__1`: rewrite.Names), so no list of names keeps a rule file's locals off them. (Never
+  `_once__1`: rewrite.Names), or a read bound once, `_read__<names>` (`_read__board__rays`: pass
+  `bind_reads`), so no list of names keeps a rule file's locals off them. (Never
   `__` first: Python mangles such a name inside a class.);
 - text only (strings and dictionary keys): enumerations' names, scoring terms, boards, region
   and spot names, neutral seats. Any name is safe there, as far as Python goes.
@@ -246,8 +247,8 @@ TEMPLATE_LOCALS = frozenset({
 })
 # Locals that start with `_`, so that no rule local can be one of them (no list of names to keep a rule
 # file's locals off them): an aggregate written out as a loop, its result, whether an item is the
-# first, an item's value and a test kept first (pass `aggregate_loops`).
-INVENTED_LOCALS = frozenset({"_total", "_most", "_least", "_found", "_every", "_first", "_each", "_cond"})
+# first, an item's value, a test kept first and the first item found (pass `aggregate_loops`).
+INVENTED_LOCALS = frozenset({"_total", "_most", "_least", "_found", "_every", "_first", "_each", "_cond", "_met"})
 # Locals the rule language binds itself, where a rule file's own cannot shadow them; no name the
 # rule file declares may take them either (they would hide it there).
 IMPLICIT: dict[str, str] = {
@@ -272,10 +273,20 @@ PASS_LOCAL_BASE = "once"
 PASS_CELL_BASE = "cell"  # (pass `hoist_lazily`) a comprehension's cell for a value computed once
 
 
+# (pass `bind_reads`) a read of the state or its board bound once to a local: `_read__` joined with
+# the names read (`_read__disc`, `_read__board__rays`): rule names after the tag, never a number last,
+# so never a `_<base>__<n>` either.
+READ_TAG = "read"
+
+
 def pass_local(name: str, bases: frozenset[str] | set[str]) -> bool:
     """Whether `name` is spelled as the passes spell a local: `_<base>__<n>`, its base one of
-    `bases` (the rule set's locals and definitions) or `once` or `cell`."""
+    `bases` (the rule set's locals and definitions) or `once` or `cell`; or a read bound once,
+    `_read__<name>...` (READ_TAG)."""
     head, _, number = name.rpartition(JOIN)
+    tag, _, read = name.partition(JOIN)
+    if tag == "_" + READ_TAG and read and all(RULE_NAME.fullmatch(part) for part in read.split(JOIN)):
+        return True
     return (head.startswith("_") and number.isdigit()
             and (head[1:] in bases or head[1:] in (PASS_LOCAL_BASE, PASS_CELL_BASE)))
 

@@ -13,7 +13,6 @@ rule set with such a loop played in lockstep with and without the pass.
 
 from __future__ import annotations
 
-import ast
 import random
 from pathlib import Path
 
@@ -31,10 +30,12 @@ from rulewright.compiler.pyprint import text
 from rulewright.core.source import SourceSpan
 from tests.helpers.compiled import game
 from tests.helpers.lockstep import play_in_lockstep
+from tests.helpers.pyir_nodes import nodes
 
 OFF = passes.ALL - {"aggregate_loops"}
 TESTS = Path(__file__).parent
 SPAN = SourceSpan("rules/x/base.yaml", 7, 5, 7, 20)  # (where the definition is written)
+CASE = Path(__file__).parent / "passes" / "aggregate_loops.yaml"
 
 
 @pytest.mark.parametrize(("code", "params", "taken"), [
@@ -139,76 +140,6 @@ def test_each_loop_computes_what_the_built_in_computes(code: str) -> None:
 
 
 # -- the nodes of code as lowering writes it (the pass's input), from its text -------------------
-_BINARY = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.Mod: "%", ast.BitAnd: "&",
-           ast.BitOr: "|", ast.BitXor: "^"}
-_COMPARE = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.In: "in",
-            ast.NotIn: "not in", ast.Is: "is", ast.IsNot: "is not"}
-_UNARY = {ast.Not: "not", ast.USub: "-", ast.Invert: "~"}
-
-
-def nodes(code: str) -> pyir.Expr:
-    """The expression nodes lowering would build for `code` (one line): Python's parser, with each
-    pair of parentheses written kept (`Paren`, a tuple's own, a generator's); checked to print `code`."""
-    node = _node(ast.parse(code, mode="eval").body, code.encode(), frozenset())  # (offsets: of UTF-8 bytes)
-    assert text(node) == code, text(node)
-    return node
-
-
-def _node(n: ast.expr, code: bytes, calls: frozenset[int]) -> pyir.Expr:
-    """`n` as nodes, in as many `Paren` as pairs of parentheses wrap it in `code` (not those of a
-    call: `calls`, the positions of the calls' own)."""
-    start, end = n.col_offset, n.end_col_offset or 0
-    inner = _bare_node(n, code, calls)
-    if isinstance(n, ast.GeneratorExp) and start not in calls:  # (its own parentheses are in its segment)
-        inner = pyir.Paren(inner)
-    while code[start - 1:start] == b"(" and code[end:end + 1] == b")" and start - 1 not in calls:
-        inner, start, end = pyir.Paren(inner), start - 1, end + 1
-    return inner
-
-
-def _bare_node(n: ast.expr, code: bytes, calls: frozenset[int]) -> pyir.Expr:
-    def sub(x: ast.expr, more: frozenset[int] = frozenset()) -> pyir.Expr:
-        return _node(x, code, calls | more)
-
-    def clauses(gens: list[ast.comprehension]) -> tuple[pyir.Comprehension, ...]:
-        return tuple(pyir.Comprehension(sub(g.target), sub(g.iter), tuple(sub(c) for c in g.ifs)) for g in gens)
-    match n:
-        case ast.Name():
-            return pyir.Name(n.id)
-        case ast.Constant():
-            return pyir.Constant(n.value)
-        case ast.Attribute():
-            return pyir.Attribute(sub(n.value), n.attr)
-        case ast.Subscript():
-            return pyir.Subscript(sub(n.value), sub(n.slice))
-        case ast.Starred():
-            return pyir.Starred(sub(n.value))
-        case ast.Call():
-            opened = frozenset({n.func.end_col_offset or 0})
-            return pyir.Call(sub(n.func), tuple(sub(a, opened) for a in n.args),
-                             tuple(pyir.Keyword(k.arg, sub(k.value)) for k in n.keywords))
-        case ast.UnaryOp():
-            return pyir.UnaryOp(_UNARY[type(n.op)], sub(n.operand))
-        case ast.BinOp():
-            return pyir.BinOp(sub(n.left), _BINARY[type(n.op)], sub(n.right))
-        case ast.BoolOp():
-            return pyir.BoolOp("and" if isinstance(n.op, ast.And) else "or", tuple(sub(v) for v in n.values))
-        case ast.Compare():
-            return pyir.Compare(sub(n.left), tuple(_COMPARE[type(o)] for o in n.ops),
-                                tuple(sub(c) for c in n.comparators))
-        case ast.IfExp():
-            return pyir.IfExp(sub(n.body), sub(n.test), sub(n.orelse))
-        case ast.Tuple():
-            own = code[n.col_offset:n.col_offset + 1] == b"("
-            return pyir.Tuple(tuple(sub(e, frozenset({n.col_offset}) if own else frozenset()) for e in n.elts),
-                              parenthesised=own)
-        case ast.List():
-            return pyir.List(tuple(sub(e) for e in n.elts))
-        case ast.GeneratorExp():
-            return pyir.GeneratorExp(sub(n.elt, frozenset({n.col_offset})), clauses(n.generators))
-        case ast.ListComp():
-            return pyir.ListComp(sub(n.elt), clauses(n.generators))
-    raise AssertionError(f"no node for {ast.dump(n)}")
 
 
 def test_lowering_says_where_each_value_is_and_the_pass_writes_there() -> None:
@@ -253,3 +184,37 @@ def test_games_are_the_same_with_and_without_the_pass(ruleset: str, players: int
     assert on.state_class is not off.state_class
     for seed in range(2):
         play_in_lockstep(on, off, players, 500 + seed)
+
+
+def test_the_first_item_found_is_a_loop_that_stops_at_it() -> None:
+    """A definition whose value is the first item of a walk found (`first(...)`, `next(..., None)`):
+    a loop that stops at it, its result declared of the definition's type, and what it gives is what
+    `next` gives (an item found, the first; none found, None), on random lists."""
+    d = next(d for d in lower(passes.optimise(check_file(CASE).typed))[1].defines if d.name == "nearest")
+    after = next(x for x in aggregate_loops.run(lower(passes.optimise(check_file(CASE).typed))[1],
+                                                  Facts(check_file(CASE).typed, passes.ALL)).defines
+                 if x.name == "nearest")
+    assert "next(" in "\n".join(printed(d.body)) and "next(" not in "\n".join(printed(after.body))
+    assert printed(after.body)[0] == "_met: int | None = None"
+    code = "next((x for x in self.xs if x > 2), None)"
+    value = nodes(code)
+    assert isinstance(value, pyir.Call)
+    lines, rest = aggregate_loops._first_written_out(value, set(), "int | None", SPAN)
+    assert text(rest) == "_met"
+    body = "\n".join("    " + line for line in printed(tuple(lines)))
+    made: dict[str, object] = {}
+    exec(compile(f"def value(self):\n{body}\n    return _met\n", "<loop>", "exec"), made)  # noqa: S102
+    chooser = random.Random(2)
+    for _ in range(200):
+        items = [chooser.randrange(-5, 10) for _ in range(chooser.randrange(0, 6))]
+
+        class State:
+            xs = items
+        assert made["value"](State()) == next((x for x in items if x > 2), None)  # type: ignore[operator]
+
+
+def test_othello_plays_the_same_games_with_and_without_the_pass() -> None:
+    """Othello's `closer`, the first cell of a ray that is not the opponent's, is written out."""
+    on, off = game("othello"), game("othello", OFF)
+    for seed in range(3):
+        play_in_lockstep(on, off, 2, 700 + seed)

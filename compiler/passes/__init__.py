@@ -125,6 +125,15 @@ PASSES: dict[str, str] = {
     "bind_board_tables": "the tables of the board a listing or a definition reads (its interned actions, its values "
                          "remembered by value) found once as a game starts and kept on the state with their types, "
                          "not looked up by name at every call",
+    "unwrap_filtered_loops": "a listing's loop over a filtered list walks the list's own loops and tests each item, "
+                             "not a list made first by a comprehension",
+    "share_values": "a value an expression of a definition computes twice (a definition called with the same "
+                    "arguments, an item of an item) computed once, where first computed, and read again after",
+    "inline_returns": "a call, in a definition, of a definition that is one return of an expression, with names "
+                      "and constants as arguments, is that expression, not a call of a method",
+    "bind_reads": "what a method reads of the state and its board again and again (a field, the seat to act, a "
+                  "table of the board) read once into a local where it is first read, not looked up as an "
+                  "attribute at every read",
 }
 ALL: frozenset[str] = frozenset(PASSES)
 
@@ -201,6 +210,10 @@ LEVEL: dict[str, str] = {
     "journal_changes": "representation",  # TypedProgram.journal
     "aggregate_loops": "lowered",  # the statements of a definition's value (LoweredFunction.value_at) and the end's
     "bind_board_tables": "lowered",  # lowered.Program.board_tables, and the statements that read them
+    "unwrap_filtered_loops": "lowered",  # the loops of listings
+    "share_values": "lowered",  # the values of definitions' statements
+    "inline_returns": "lowered",  # the calls in definitions' statements
+    "bind_reads": "lowered",  # the statements of definitions, listings and effects
 }
 
 

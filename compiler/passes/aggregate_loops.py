@@ -75,7 +75,7 @@ from ..pyir import (
 
 # What each aggregate's result is called, and its loop: the lines before the walk, the lines for
 # an item (`_each` its value), the result's name: invented names, starting with `_` (compiler/names.py).
-_RESULT = {"sum": "_total", "max": "_most", "min": "_least", "any": "_found", "all": "_every"}
+_RESULT = {"sum": "_total", "max": "_most", "min": "_least", "any": "_found", "all": "_every", "next": "_met"}
 NAMES = frozenset({*_RESULT.values(), "_first", "_each", "_cond"})
 
 
@@ -101,7 +101,10 @@ def _define(d: LoweredFunction) -> LoweredFunction:
         return d
     holder = d.body[d.value_at]
     assert isinstance(holder, Return | Assign) and holder.value is not None, holder
-    loops, value = written_out(holder.value, {name for name, _ in d.params}, d.span)
+    if _first_item(_bare(holder.value)):  # (the whole value the first item found: of the definition's type)
+        loops, value = _first_written_out(_bare(holder.value), {name for name, _ in d.params}, d.returns, d.span)
+    else:
+        loops, value = written_out(holder.value, {name for name, _ in d.params}, d.span)
     if not loops:
         return d
     at = d.value_at
@@ -146,10 +149,18 @@ def _aggregate(node: pyir.Expr) -> bool:
             and not isinstance(node.args[0], pyir.Starred)):
         return False
     name = node.func.id
+    if name == "next":  # (`first`: the first item found, or none)
+        return False
     if name in ("sum", "any", "all"):
         return not node.keywords
     return name in ("max", "min") and len(node.keywords) == 1 and node.keywords[0].arg == "default" \
         and node.keywords[0].value == Constant(0)
+
+
+def _first_item(node: pyir.Expr) -> bool:
+    """`next((x for ...), None)`, a rule's `first(...)` as lowering writes it."""
+    return (isinstance(node, Call) and node.func == Name("next") and len(node.args) == 2 and not node.keywords
+            and isinstance(_bare(node.args[0]), pyir.GeneratorExp) and node.args[1] == Constant(None))
 
 
 def _operands(node: BoolOp) -> tuple[pyir.Expr, ...]:
@@ -292,6 +303,30 @@ def written_out(value: pyir.Expr, params: set[str], span: SourceSpan) -> tuple[l
         lines += _lines(func, result, binds, target, walk, conditions, item, guard, span)
         value = rest
     return lines, value
+
+
+def _first_written_out(value: pyir.Expr, params: set[str], returns: str,
+                       span: SourceSpan) -> tuple[list[Stmt], pyir.Expr]:
+    """A definition's value that is the first item of a walk found (`next((x for ...), None)`) as a
+    loop that stops at it (`_met`, declared of the definition's type), and the value read from it;
+    ([], value) where its walk binds a parameter or an invented name."""
+    assert isinstance(value, Call)
+    loop = _loop(value.args[0])
+    if loop is None:
+        return [], value
+    binds, target, walk, conditions, item = loop
+    bound = {n.id for target_node in (target, *(b for b, _ in binds))
+             for n in pyir.walk(target_node) if isinstance(n, Name)}
+    if bound & (params | NAMES):
+        return [], value
+    met = Name(_RESULT["next"])
+    body: Block = (assign(met, item), Break())
+    if conditions:
+        test = conditions[0] if len(conditions) == 1 else BoolOp("and", tuple(Paren(c) for c in conditions))
+        body = (if_(test, *body),)
+    note = "`aggregate_loops`: `first` written out as a loop"
+    return [assign(met, Constant(None), annotation=returns), *(assign(name, v) for name, v in binds),
+            For(target, walk, body, span, note)], met
 
 
 def _free(node: pyir.Expr, bound: frozenset[str]) -> set[str] | None:

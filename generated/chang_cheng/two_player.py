@@ -2,7 +2,7 @@
 #   rules/chang-cheng/base.yaml  sha256:cc3e06f6bd4897b8
 #   rules/chang-cheng/two-player.yaml  sha256:349aad979dc56da6
 # Change the rules and run `rulewright compile chang-cheng/two-player` instead.
-# Optimised by the passes (docs/optimiser.md): intersect_components, mask_values, compute_inside_kept, compute_at_scoring, inline, inline_procedures, hoist, mask_spot_sets, mask_spot_filters, hoist_masks, hoist_choices, count_items, unwrap_set_items, unwrap_list_items, join_rounds, draw_out, bound_ranges, sort_sets, remember_values, keep_counts, keep_derived, drop_by_region, nest_by_region, unswitch, drop_in_place, hoist_lazily, keep_end, index_actions, gather_spots, remember_listings, key_sorted_lists, remember_list_changes, find_rows_by_key, mask_regions, inline_guards, write_out_moves, journal_changes, aggregate_loops, bind_board_tables.
+# Optimised by the passes (docs/optimiser.md): intersect_components, mask_values, compute_inside_kept, compute_at_scoring, inline, inline_procedures, hoist, mask_spot_sets, mask_spot_filters, hoist_masks, hoist_choices, count_items, unwrap_set_items, unwrap_list_items, join_rounds, draw_out, bound_ranges, sort_sets, remember_values, keep_counts, keep_derived, drop_by_region, nest_by_region, unswitch, drop_in_place, hoist_lazily, keep_end, index_actions, gather_spots, remember_listings, key_sorted_lists, remember_list_changes, find_rows_by_key, mask_regions, inline_guards, write_out_moves, journal_changes, aggregate_loops, bind_board_tables, unwrap_filtered_loops, share_values, inline_returns, bind_reads.
 """Chang Cheng (Walter Obert): rule set `chang-cheng/two-player`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -381,9 +381,11 @@ class ChangChengTwoPlayerState(ChangChengState):
             return _kept[(q, r)]
         _cond = q not in range(self.num_players) and self._opt__neutral_walls == NOT_IN_MAJORITIES
         _total = 0
+        _read__block_at = self.block_at  # `bind_reads`: read once
+        _read__builder = self.builder  # `bind_reads`: read once
         if not (_cond):
             for s in self.board.region_spots[r]:  # two-player.yaml:47; `aggregate_loops`: `sum` written out as a loop
-                if ((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER) and self.builder[s] == q:
+                if ((_read__block_at[s] == SINGLE or _read__block_at[s] == DOUBLE) or _read__block_at[s] == TOWER) and _read__builder[s] == q:
                     _total += 1
         _value: int = (0 if (_cond) else _total)  # two-player.yaml:47
         if len(_kept) < rt.MAX_TABLED:
@@ -399,9 +401,11 @@ class ChangChengTwoPlayerState(ChangChengState):
             return _kept[(q, m)]
         _cond = q not in range(self.num_players) and self._opt__neutral_walls == NOT_IN_MAJORITIES
         _total = 0
+        _read__block_at = self.block_at  # `bind_reads`: read once
+        _read__builder = self.builder  # `bind_reads`: read once
         if not (_cond):
             for s in self.board.region_spots[m]:  # two-player.yaml:50; `aggregate_loops`: `sum` written out as a loop
-                if (((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER) or (self._opt__ruins_elsewhere == COUNTED and self.block_at[s] == RUIN)) and self.builder[s] == q:
+                if (((_read__block_at[s] == SINGLE or _read__block_at[s] == DOUBLE) or _read__block_at[s] == TOWER) or (self._opt__ruins_elsewhere == COUNTED and _read__block_at[s] == RUIN)) and _read__builder[s] == q:
                     _total += 1
         _value: int = (0 if (_cond) else _total)  # two-player.yaml:50
         if len(_kept) < rt.MAX_TABLED:

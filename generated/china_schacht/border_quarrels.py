@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/border-quarrels.yaml  sha256:da10e15b321275bc
 # Change the rules and run `rulewright compile china-schacht/border-quarrels` instead.
-# Optimised by the passes (docs/optimiser.md): intersect_components, mask_values, compute_inside_kept, compute_at_scoring, inline, inline_procedures, hoist, mask_spot_sets, mask_spot_filters, hoist_masks, hoist_choices, count_items, unwrap_set_items, unwrap_list_items, join_rounds, draw_out, bound_ranges, sort_sets, remember_values, keep_counts, keep_derived, drop_by_region, nest_by_region, unswitch, drop_in_place, hoist_lazily, keep_end, index_actions, gather_spots, remember_listings, key_sorted_lists, remember_list_changes, find_rows_by_key, mask_regions, inline_guards, write_out_moves, journal_changes, aggregate_loops, bind_board_tables.
+# Optimised by the passes (docs/optimiser.md): intersect_components, mask_values, compute_inside_kept, compute_at_scoring, inline, inline_procedures, hoist, mask_spot_sets, mask_spot_filters, hoist_masks, hoist_choices, count_items, unwrap_set_items, unwrap_list_items, join_rounds, draw_out, bound_ranges, sort_sets, remember_values, keep_counts, keep_derived, drop_by_region, nest_by_region, unswitch, drop_in_place, hoist_lazily, keep_end, index_actions, gather_spots, remember_listings, key_sorted_lists, remember_list_changes, find_rows_by_key, mask_regions, inline_guards, write_out_moves, journal_changes, aggregate_loops, bind_board_tables, unwrap_filtered_loops, share_values, inline_returns, bind_reads.
 """China (Michael Schacht): rule set `china-schacht/border-quarrels`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -189,12 +189,13 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
             rt.grown(self, 1185, 1, (self.hand[self.current],), 'rules/china-schacht/base.yaml:372')
         # Actions are interned per board, found by index in tables (`index_actions`): the same move is the same object in every state.
         _table = self._actions__build
+        _read__board__spots = self.board.spots  # `bind_reads`: read once
         for cards in rt.walk(self, (*self.all_payments(self.current), *[cs for cs in self.two_colours() if all(c in self.hand[self.current] for c in cs)]), 4874, 'rules/china-schacht/border-quarrels.yaml:138'):  # rules/china-schacht/border-quarrels.yaml:138
             _key0 = tuple(cards)
             _row1 = _table.get(_key0)
             if _row1 is None:
-                rt.made(self.board, rt.ENTRY + rt.OBJECT + len(_key0) + rt.OBJECT + len(self.board.spots))
-                _row1 = _table[_key0] = [None] * len(self.board.spots)
+                rt.made(self.board, rt.ENTRY + rt.OBJECT + len(_key0) + rt.OBJECT + len(_read__board__spots))
+                _row1 = _table[_key0] = [None] * len(_read__board__spots)
             for space in [s for s in self.open_spaces() if self.pays_for_space(cards, self.board.regions_at[PROVINCE][s])]:  # rules/china-schacht/border-quarrels.yaml:139
                 _action = _row1[space]
                 if _action is None:
@@ -209,15 +210,16 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
             self.trace.append("actions.build")
         self.start_at(space)  # border-quarrels.yaml:141
         self.pay(cards)  # border-quarrels.yaml:142
+        _read__board__spot_bit = self.board.spot_bit  # border-quarrels.yaml:143; `bind_reads`: read once
         for _item__palace_of in self.palace_of[space]:  # border-quarrels.yaml:143
-            self._has__palace_of[_item__palace_of] &= ~self.board.spot_bit[space]  # border-quarrels.yaml:143
+            self._has__palace_of[_item__palace_of] &= ~_read__board__spot_bit[space]  # border-quarrels.yaml:143
         self.palace_of[space] = (self.current,)  # border-quarrels.yaml:143
         self._d__open_spaces = self._d__can_place = self._kept_end = None  # border-quarrels.yaml:143
         self._d__emissary_room = rt.without_keys(self._d__emissary_room, self.board.spot_regions[space], self._kept_shared)  # border-quarrels.yaml:143
         self._d__province_points = rt.without_keys(self._d__province_points, self.board.spot_regions[space], self._kept_shared)  # border-quarrels.yaml:143
         self._regions_known__emissary_room__1 &= ~self.board.spot_regions_mask[space]  # border-quarrels.yaml:143; `mask_regions`: the bits of the regions holding it no longer known
-        self._empty__palace_of &= ~self.board.spot_bit[space]  # border-quarrels.yaml:143
-        self._has__palace_of[self.current] |= self.board.spot_bit[space]  # border-quarrels.yaml:143
+        self._empty__palace_of &= ~_read__board__spot_bit[space]  # border-quarrels.yaml:143
+        self._has__palace_of[self.current] |= _read__board__spot_bit[space]  # border-quarrels.yaml:143
         self.palaces_left[self.current] -= 1  # border-quarrels.yaml:144
         self._kept_end = None  # border-quarrels.yaml:144
         if self._kept_shared:  # border-quarrels.yaml:144
@@ -225,8 +227,9 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         else:  # border-quarrels.yaml:144
             if self._d__can_place is not None:  # border-quarrels.yaml:144
                 self._d__can_place.pop(self.current, None)  # border-quarrels.yaml:144
+        _read__board__region_mask = self.board.region_mask  # border-quarrels.yaml:149; `bind_reads`: read once
         for r in self.board.regions_at[PROVINCE][space]:  # border-quarrels.yaml:149; inlined provinces_at (border-quarrels.yaml:112)
-            if (not self.scored[r] and not ((self.board.region_mask[r] & self._empty__palace_of) != 0)):  # border-quarrels.yaml:150; inlined free (base.yaml:290); read from bit masks (`mask_values`): any(... for s in r)
+            if (not self.scored[r] and not ((_read__board__region_mask[r] & self._empty__palace_of) != 0)):  # border-quarrels.yaml:150; inlined free (base.yaml:290); read from bit masks (`mask_values`): any(... for s in r)
                 self.score_province(r)  # border-quarrels.yaml:151
         # base.yaml:461: next_piece, written out where it is called, border-quarrels.yaml:152 (`inline_procedures`)
         if self.trace is not None:
@@ -323,11 +326,13 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
     def open_to(self, rs: Sequence[int]) -> bool:
         # rules/china-schacht/border-quarrels.yaml:128
         _found = False
+        _read__here = self.here  # border-quarrels.yaml:128; `bind_reads`: read once
+        _read__board__regions_of_kind = self.board.regions_of_kind  # border-quarrels.yaml:128; `bind_reads`: read once
         for r in rs:  # border-quarrels.yaml:128; `aggregate_loops`: `any` written out as a loop
-            if r in (self.here if self.here else self.board.regions_of_kind[PROVINCE]):
+            if r in (_read__here if _read__here else _read__board__regions_of_kind[PROVINCE]):
                 _found = True
                 break
-        return (_found and not ((self.here and self._opt__post_empty == BOTH_PROVINCES) and any((not self.emissaries[r] and (self.board.region_mask[r] & ~self._empty__palace_of).bit_count() == 0) for r in rs)))  # border-quarrels.yaml:128; inlined provinces (base.yaml:286), open_provinces (base.yaml:338), free (base.yaml:290), palaces_total (base.yaml:288), empty (base.yaml:289); read from bit masks (`mask_values`): count(... for s in r)
+        return (_found and not ((_read__here and self._opt__post_empty == BOTH_PROVINCES) and any((not self.emissaries[r] and (self.board.region_mask[r] & ~self._empty__palace_of).bit_count() == 0) for r in rs)))  # border-quarrels.yaml:128; inlined provinces (base.yaml:286), open_provinces (base.yaml:338), free (base.yaml:290), palaces_total (base.yaml:288), empty (base.yaml:289); read from bit masks (`mask_values`): count(... for s in r)
 
     def start_at(self, s: int) -> None:
         # rules/china-schacht/border-quarrels.yaml:155

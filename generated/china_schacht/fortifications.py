@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/fortifications.yaml  sha256:6d8c6f28c604a03e
 # Change the rules and run `rulewright compile china-schacht/fortifications` instead.
-# Optimised by the passes (docs/optimiser.md): intersect_components, mask_values, compute_inside_kept, compute_at_scoring, inline, inline_procedures, hoist, mask_spot_sets, mask_spot_filters, hoist_masks, hoist_choices, count_items, unwrap_set_items, unwrap_list_items, join_rounds, draw_out, bound_ranges, sort_sets, remember_values, keep_counts, keep_derived, drop_by_region, nest_by_region, unswitch, drop_in_place, hoist_lazily, keep_end, index_actions, gather_spots, remember_listings, key_sorted_lists, remember_list_changes, find_rows_by_key, mask_regions, inline_guards, write_out_moves, journal_changes, aggregate_loops, bind_board_tables.
+# Optimised by the passes (docs/optimiser.md): intersect_components, mask_values, compute_inside_kept, compute_at_scoring, inline, inline_procedures, hoist, mask_spot_sets, mask_spot_filters, hoist_masks, hoist_choices, count_items, unwrap_set_items, unwrap_list_items, join_rounds, draw_out, bound_ranges, sort_sets, remember_values, keep_counts, keep_derived, drop_by_region, nest_by_region, unswitch, drop_in_place, hoist_lazily, keep_end, index_actions, gather_spots, remember_listings, key_sorted_lists, remember_list_changes, find_rows_by_key, mask_regions, inline_guards, write_out_moves, journal_changes, aggregate_loops, bind_board_tables, unwrap_filtered_loops, share_values, inline_returns, bind_reads.
 """China (Michael Schacht): rule set `china-schacht/fortifications`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -180,14 +180,15 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         _rows = self._keyed_rows__build
         _rows_key = self.hand[self.current]
         _found_rows: list[tuple[Sequence[int], list[rt.Action | None]]] | None = _rows.get(_rows_key)
+        _read__board__spots = self.board.spots  # `bind_reads`: read once
         if _found_rows is None:  # (the first listing with this key: the values and their rows)
             _found_rows = []
             for cards in self.all_payments(self.current):  # rules/china-schacht/base.yaml:378
                 _key0 = tuple(cards)
                 _row1 = _table.get(_key0)
                 if _row1 is None:
-                    rt.made(self.board, rt.ENTRY + rt.OBJECT + len(_key0) + rt.OBJECT + len(self.board.spots))
-                    _row1 = _table[_key0] = [None] * len(self.board.spots)
+                    rt.made(self.board, rt.ENTRY + rt.OBJECT + len(_key0) + rt.OBJECT + len(_read__board__spots))
+                    _row1 = _table[_key0] = [None] * len(_read__board__spots)
                 _found_rows.append((cards, _row1))
             rt.remember(_rows, _rows_key, _found_rows, self.board)
         for cards, _row1 in _found_rows:  # rules/china-schacht/base.yaml:378
@@ -208,14 +209,15 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         _rows = self._keyed_rows__fortify
         _rows_key = self.hand[self.current]
         _found_rows: list[tuple[Sequence[int], list[rt.Action | None]]] | None = _rows.get(_rows_key)
+        _read__board__spots = self.board.spots  # `bind_reads`: read once
         if _found_rows is None:  # (the first listing with this key: the values and their rows)
             _found_rows = []
             for cards in self.all_payments(self.current):  # rules/china-schacht/fortifications.yaml:82
                 _key0 = tuple(cards)
                 _row1 = _table.get(_key0)
                 if _row1 is None:
-                    rt.made(self.board, rt.ENTRY + rt.OBJECT + len(_key0) + rt.OBJECT + len(self.board.spots))
-                    _row1 = _table[_key0] = [None] * len(self.board.spots)
+                    rt.made(self.board, rt.ENTRY + rt.OBJECT + len(_key0) + rt.OBJECT + len(_read__board__spots))
+                    _row1 = _table[_key0] = [None] * len(_read__board__spots)
                 _found_rows.append((cards, _row1))
             rt.remember(_rows, _rows_key, _found_rows, self.board)
         for cards, _row1 in _found_rows:  # rules/china-schacht/fortifications.yaml:82
@@ -250,17 +252,19 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
             self.trace.append("actions.build")
         self.start_placing(self.board.region_of[PROVINCE][space])  # base.yaml:382; inlined province_of (base.yaml:284)
         self.pay(cards)  # base.yaml:383
+        _read__board__spot_bit = self.board.spot_bit  # base.yaml:384; `bind_reads`: read once
         for _item__palace_of in self.palace_of[space]:  # base.yaml:384
-            self._has__palace_of[_item__palace_of] &= ~self.board.spot_bit[space]  # base.yaml:384
+            self._has__palace_of[_item__palace_of] &= ~_read__board__spot_bit[space]  # base.yaml:384
         self.palace_of[space] = (self.current,)  # base.yaml:384
         self._d__open_spaces = self._d__can_place = self._kept_end = None  # base.yaml:384
-        self._d__empty = rt.without_keys(self._d__empty, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
-        self._d__emissary_room = rt.without_keys(self._d__emissary_room, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
-        self._d__province_points = rt.without_keys(self._d__province_points, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
-        self._d__palace_award = rt.without_keys(self._d__palace_award, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
+        _read__board__spot_regions = self.board.spot_regions  # base.yaml:384; `bind_reads`: read once
+        self._d__empty = rt.without_keys(self._d__empty, _read__board__spot_regions[space], self._kept_shared)  # base.yaml:384
+        self._d__emissary_room = rt.without_keys(self._d__emissary_room, _read__board__spot_regions[space], self._kept_shared)  # base.yaml:384
+        self._d__province_points = rt.without_keys(self._d__province_points, _read__board__spot_regions[space], self._kept_shared)  # base.yaml:384
+        self._d__palace_award = rt.without_keys(self._d__palace_award, _read__board__spot_regions[space], self._kept_shared)  # base.yaml:384
         self._regions_known__emissary_room__1 &= ~self.board.spot_regions_mask[space]  # base.yaml:384; `mask_regions`: the bits of the regions holding it no longer known
-        self._empty__palace_of &= ~self.board.spot_bit[space]  # base.yaml:384
-        self._has__palace_of[self.current] |= self.board.spot_bit[space]  # base.yaml:384
+        self._empty__palace_of &= ~_read__board__spot_bit[space]  # base.yaml:384
+        self._has__palace_of[self.current] |= _read__board__spot_bit[space]  # base.yaml:384
         self.palaces_left[self.current] -= 1  # base.yaml:385
         self._kept_end = None  # base.yaml:385
         if self._kept_shared:  # base.yaml:385
@@ -399,9 +403,10 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
             return _kept[r]
         _cond = not self.emissaries[r] and (self.board.region_mask[r] & ~self._empty__palace_of).bit_count() == 0
         _found = False
+        _read__fortified = self.fortified  # `bind_reads`: read once
         if _cond:
             for s in self.board.region_spots[r]:  # fortifications.yaml:46; `aggregate_loops`: `any` written out as a loop
-                if self.fortified[s]:
+                if _read__fortified[s]:
                     _found = True
                     break
         _value: bool = ((_cond) and not _found)  # fortifications.yaml:46

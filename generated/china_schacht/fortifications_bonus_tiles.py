@@ -4,7 +4,7 @@
 #   rules/china-schacht/bonus-tiles.yaml  sha256:c8d8905583cc404f
 #   rules/china-schacht/fortifications-bonus-tiles.yaml  sha256:381c843594446038
 # Change the rules and run `rulewright compile china-schacht/fortifications-bonus-tiles` instead.
-# Optimised by the passes (docs/optimiser.md): intersect_components, mask_values, compute_inside_kept, compute_at_scoring, inline, inline_procedures, hoist, mask_spot_sets, mask_spot_filters, hoist_masks, hoist_choices, count_items, unwrap_set_items, unwrap_list_items, join_rounds, draw_out, bound_ranges, sort_sets, remember_values, keep_counts, keep_derived, drop_by_region, nest_by_region, unswitch, drop_in_place, hoist_lazily, keep_end, index_actions, gather_spots, remember_listings, key_sorted_lists, remember_list_changes, find_rows_by_key, mask_regions, inline_guards, write_out_moves, journal_changes, aggregate_loops, bind_board_tables.
+# Optimised by the passes (docs/optimiser.md): intersect_components, mask_values, compute_inside_kept, compute_at_scoring, inline, inline_procedures, hoist, mask_spot_sets, mask_spot_filters, hoist_masks, hoist_choices, count_items, unwrap_set_items, unwrap_list_items, join_rounds, draw_out, bound_ranges, sort_sets, remember_values, keep_counts, keep_derived, drop_by_region, nest_by_region, unswitch, drop_in_place, hoist_lazily, keep_end, index_actions, gather_spots, remember_listings, key_sorted_lists, remember_list_changes, find_rows_by_key, mask_regions, inline_guards, write_out_moves, journal_changes, aggregate_loops, bind_board_tables, unwrap_filtered_loops, share_values, inline_returns, bind_reads.
 """China (Michael Schacht): rule set `china-schacht/fortifications-bonus-tiles`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -166,14 +166,15 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtFortificationsState)
         _rows = self._keyed_rows__build
         _rows_key = self.hand[self.current]
         _found_rows: list[tuple[Sequence[int], list[rt.Action | None]]] | None = _rows.get(_rows_key)
+        _read__board__spots = self.board.spots  # `bind_reads`: read once
         if _found_rows is None:  # (the first listing with this key: the values and their rows)
             _found_rows = []
             for cards in self.all_payments(self.current):  # rules/china-schacht/base.yaml:378
                 _key0 = tuple(cards)
                 _row1 = _table.get(_key0)
                 if _row1 is None:
-                    rt.made(self.board, rt.ENTRY + rt.OBJECT + len(_key0) + rt.OBJECT + len(self.board.spots))
-                    _row1 = _table[_key0] = [None] * len(self.board.spots)
+                    rt.made(self.board, rt.ENTRY + rt.OBJECT + len(_key0) + rt.OBJECT + len(_read__board__spots))
+                    _row1 = _table[_key0] = [None] * len(_read__board__spots)
                 _found_rows.append((cards, _row1))
             rt.remember(_rows, _rows_key, _found_rows, self.board)
         for cards, _row1 in _found_rows:  # rules/china-schacht/base.yaml:378
@@ -190,12 +191,16 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtFortificationsState)
             return
         # Actions are interned per board, found by index in tables (`index_actions`): the same move is the same object in every state.
         _table = self._actions__reveal
-        for province_at in [r for r in (self.here if self.here else self.board.regions_of_kind[PROVINCE]) if (self.face_down_in(r) and self.payments(self.current, self.board.region_attributes[0][r]))]:  # rules/china-schacht/bonus-tiles.yaml:87
-            _action = _table[province_at]
-            if _action is None:
-                rt.made(self.board, rt.ACTION + 1)
-                _action = _table[province_at] = rt.Action('reveal', (province_at,), self._action_text)
-            _actions.append(_action)
+        _read__current = self.current  # `bind_reads`: read once
+        _read__board__region_attributes = self.board.region_attributes  # `bind_reads`: read once
+        for r in (self.here if self.here else self.board.regions_of_kind[PROVINCE]):  # rules/china-schacht/bonus-tiles.yaml:87; `unwrap_filtered_loops`: the list's own loop, each item tested
+            if (self.face_down_in(r) and self.payments(_read__current, _read__board__region_attributes[0][r])):
+                province_at = r
+                _action = _table[province_at]
+                if _action is None:
+                    rt.made(self.board, rt.ACTION + 1)
+                    _action = _table[province_at] = rt.Action('reveal', (province_at,), self._action_text)
+                _actions.append(_action)
 
     def _guard(self, _name: str) -> bool:
         """Whether the `when:` of action `name` holds now (True for an action without one)."""
@@ -221,17 +226,19 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtFortificationsState)
             self.trace.append("actions.build")
         self.start_placing(self.board.region_of[PROVINCE][space])  # base.yaml:382; inlined province_of (base.yaml:284)
         self.pay(cards)  # base.yaml:383
+        _read__board__spot_bit = self.board.spot_bit  # base.yaml:384; `bind_reads`: read once
         for _item__palace_of in self.palace_of[space]:  # base.yaml:384
-            self._has__palace_of[_item__palace_of] &= ~self.board.spot_bit[space]  # base.yaml:384
+            self._has__palace_of[_item__palace_of] &= ~_read__board__spot_bit[space]  # base.yaml:384
         self.palace_of[space] = (self.current,)  # base.yaml:384
         self._d__open_spaces = self._d__can_place = self._kept_end = None  # base.yaml:384
-        self._d__empty = rt.without_keys(self._d__empty, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
-        self._d__emissary_room = rt.without_keys(self._d__emissary_room, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
-        self._d__province_points = rt.without_keys(self._d__province_points, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
-        self._d__palace_award = rt.without_keys(self._d__palace_award, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
+        _read__board__spot_regions = self.board.spot_regions  # base.yaml:384; `bind_reads`: read once
+        self._d__empty = rt.without_keys(self._d__empty, _read__board__spot_regions[space], self._kept_shared)  # base.yaml:384
+        self._d__emissary_room = rt.without_keys(self._d__emissary_room, _read__board__spot_regions[space], self._kept_shared)  # base.yaml:384
+        self._d__province_points = rt.without_keys(self._d__province_points, _read__board__spot_regions[space], self._kept_shared)  # base.yaml:384
+        self._d__palace_award = rt.without_keys(self._d__palace_award, _read__board__spot_regions[space], self._kept_shared)  # base.yaml:384
         self._regions_known__emissary_room__1 &= ~self.board.spot_regions_mask[space]  # base.yaml:384; `mask_regions`: the bits of the regions holding it no longer known
-        self._empty__palace_of &= ~self.board.spot_bit[space]  # base.yaml:384
-        self._has__palace_of[self.current] |= self.board.spot_bit[space]  # base.yaml:384
+        self._empty__palace_of &= ~_read__board__spot_bit[space]  # base.yaml:384
+        self._has__palace_of[self.current] |= _read__board__spot_bit[space]  # base.yaml:384
         self.palaces_left[self.current] -= 1  # base.yaml:385
         self._kept_end = None  # base.yaml:385
         if self._kept_shared:  # base.yaml:385
@@ -268,19 +275,20 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtFortificationsState)
         if self.trace is not None:
             self.trace.append("actions.reveal")
         self.start_placing(province_at)  # bonus-tiles.yaml:90
+        _read__board__spot_regions = self.board.spot_regions  # bonus-tiles.yaml:91; `bind_reads`: read once
         for s in self.board.region_spots[province_at]:  # bonus-tiles.yaml:91
             if self.covered[s]:  # bonus-tiles.yaml:92
                 self.tile_shown[s] = self.tile_under[s]  # bonus-tiles.yaml:93
                 self.tile_under[s] = ()  # bonus-tiles.yaml:94
                 _counted = self._counts__0  # bonus-tiles.yaml:95
                 if _counted is not None:  # bonus-tiles.yaml:95
-                    for _count_at in self.board.spot_regions[s]:  # bonus-tiles.yaml:95
+                    for _count_at in _read__board__spot_regions[s]:  # bonus-tiles.yaml:95
                         if self.covered[s]:  # bonus-tiles.yaml:95
                             _counted[_count_at] -= 1  # bonus-tiles.yaml:95
                 self.covered[s] = False  # bonus-tiles.yaml:95
                 _counted = self._counts__0  # bonus-tiles.yaml:95
                 if _counted is not None:  # bonus-tiles.yaml:95
-                    for _count_at in self.board.spot_regions[s]:  # bonus-tiles.yaml:95
+                    for _count_at in _read__board__spot_regions[s]:  # bonus-tiles.yaml:95
                         if self.covered[s]:  # bonus-tiles.yaml:95
                             _counted[_count_at] += 1  # bonus-tiles.yaml:95
         self.next_phase = PHASE__FIRST_PALACE  # bonus-tiles.yaml:96
@@ -289,14 +297,18 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtFortificationsState)
         # rules/china-schacht/bonus-tiles.yaml:99: trigger take_tile
         if self.trace is not None:
             self.trace.append("triggers.take_tile")
+        _read__palace_of = self.palace_of  # bonus-tiles.yaml:104; `bind_reads`: read once
+        _read__tile_shown = self.tile_shown  # bonus-tiles.yaml:104; `bind_reads`: read once
+        _read__tiles = self.tiles  # bonus-tiles.yaml:104; `bind_reads`: read once
+        _read__current = self.current  # bonus-tiles.yaml:104; `bind_reads`: read once
         for s in self.board.spots:  # bonus-tiles.yaml:104
-            if (self.palace_of[s] and self.tile_shown[s]):  # bonus-tiles.yaml:105
-                if len(self.tiles[self.current]) > 16:
-                    rt.walk(self, self.tiles[self.current], 1, 'rules/china-schacht/bonus-tiles.yaml:106')
-                if len(self.tile_shown[s]) > 16:
-                    rt.walk(self, self.tile_shown[s], 1, 'rules/china-schacht/bonus-tiles.yaml:106')
-                self.tiles[self.current] = tuple(sorted(rt.walk(self, (*self.tiles[self.current], *self.tile_shown[s]), 1, 'rules/china-schacht/bonus-tiles.yaml:106')))  # bonus-tiles.yaml:106
-                self.tile_shown[s] = ()  # bonus-tiles.yaml:107
+            if (_read__palace_of[s] and _read__tile_shown[s]):  # bonus-tiles.yaml:105
+                if len(_read__tiles[_read__current]) > 16:
+                    rt.walk(self, _read__tiles[_read__current], 1, 'rules/china-schacht/bonus-tiles.yaml:106')
+                if len(_read__tile_shown[s]) > 16:
+                    rt.walk(self, _read__tile_shown[s], 1, 'rules/china-schacht/bonus-tiles.yaml:106')
+                _read__tiles[_read__current] = tuple(sorted(rt.walk(self, (*_read__tiles[_read__current], *_read__tile_shown[s]), 1, 'rules/china-schacht/bonus-tiles.yaml:106')))  # bonus-tiles.yaml:106
+                _read__tile_shown[s] = ()  # bonus-tiles.yaml:107
 
     def bonus_colours(self) -> Sequence[int]:
         # rules/china-schacht/bonus-tiles.yaml:35; remembered while the legal actions are listed
@@ -337,10 +349,12 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtFortificationsState)
 
     def _recounts__0(self) -> list[int]:
         # rules/china-schacht/bonus-tiles.yaml:39; kept between moves: `keep_counts`: the table made again from the fields, where it is read stale
-        _counted: list[int] = [0] * (len(self.board.region_spots))
-        for _count_at in range(len(self.board.region_spots)):
-            for _count_spot in self.board.region_spots[_count_at]:
-                if self.covered[_count_spot]:
+        _read__board__region_spots = self.board.region_spots  # `bind_reads`: read once
+        _counted: list[int] = [0] * (len(_read__board__region_spots))
+        _read__covered = self.covered  # `bind_reads`: read once
+        for _count_at in range(len(_read__board__region_spots)):
+            for _count_spot in _read__board__region_spots[_count_at]:
+                if _read__covered[_count_spot]:
                     _counted[_count_at] += 1
         self._counts__0 = _counted
         return _counted
@@ -349,24 +363,29 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtFortificationsState)
         # rules/china-schacht/bonus-tiles.yaml:53
         if self.trace is not None:
             self.trace.append("procedures.place_bonus_tiles")
+        _read__board__region_spots = self.board.region_spots  # bonus-tiles.yaml:57; `bind_reads`: read once
+        _read__board__spot_regions = self.board.spot_regions  # bonus-tiles.yaml:57; `bind_reads`: read once
+        _read__covered = self.covered  # bonus-tiles.yaml:57; `bind_reads`: read once
         for r in self.board.regions_of_kind[PROVINCE]:  # bonus-tiles.yaml:57; inlined provinces (base.yaml:286)
             for _ in range(0, 2):  # bonus-tiles.yaml:58
-                s = rt.draw_from(self.rng, [t for t in self.board.region_spots[r] if ((len(self.board.neighbours[t]) <= 2) and not self.covered[t])])  # bonus-tiles.yaml:59; inlined off_junction (bonus-tiles.yaml:38)
+                s = rt.draw_from(self.rng, [t for t in _read__board__region_spots[r] if ((len(self.board.neighbours[t]) <= 2) and not self.covered[t])])  # bonus-tiles.yaml:59; inlined off_junction (bonus-tiles.yaml:38)
                 _counted = self._counts__0  # bonus-tiles.yaml:60
                 if _counted is not None:  # bonus-tiles.yaml:60
-                    for _count_at in self.board.spot_regions[s]:  # bonus-tiles.yaml:60
-                        if self.covered[s]:  # bonus-tiles.yaml:60
+                    for _count_at in _read__board__spot_regions[s]:  # bonus-tiles.yaml:60
+                        if _read__covered[s]:  # bonus-tiles.yaml:60
                             _counted[_count_at] -= 1  # bonus-tiles.yaml:60
-                self.covered[s] = True  # bonus-tiles.yaml:60
+                _read__covered[s] = True  # bonus-tiles.yaml:60
                 _counted = self._counts__0  # bonus-tiles.yaml:60
                 if _counted is not None:  # bonus-tiles.yaml:60
-                    for _count_at in self.board.spot_regions[s]:  # bonus-tiles.yaml:60
-                        if self.covered[s]:  # bonus-tiles.yaml:60
+                    for _count_at in _read__board__spot_regions[s]:  # bonus-tiles.yaml:60
+                        if _read__covered[s]:  # bonus-tiles.yaml:60
                             _counted[_count_at] += 1  # bonus-tiles.yaml:60
+        _read__board__spots = self.board.spots  # bonus-tiles.yaml:61; `bind_reads`: read once
+        _read__tile_under = self.tile_under  # bonus-tiles.yaml:61; `bind_reads`: read once
         for c in (YELLOW, ORANGE, GREEN):  # bonus-tiles.yaml:61; inlined bonus_colours (bonus-tiles.yaml:35)
             for _ in range(0, 6):  # bonus-tiles.yaml:62
-                s = rt.draw_from(self.rng, [t for t in self.board.spots if (self.covered[t] and not self.tile_under[t])])  # bonus-tiles.yaml:63
-                self.tile_under[s] = (c,)  # bonus-tiles.yaml:64
+                s = rt.draw_from(self.rng, [t for t in _read__board__spots if (self.covered[t] and not self.tile_under[t])])  # bonus-tiles.yaml:63
+                _read__tile_under[s] = (c,)  # bonus-tiles.yaml:64
 
     def score_terms(self, player: int) -> dict[str, int]:
         """Each scoring term of `player` on its own, as the rule file names them (a score is their sum)."""

@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/two-player.yaml  sha256:0f502e999e94df89
 # Change the rules and run `rulewright compile china-schacht/two-player` instead.
-# Optimised by the passes (docs/optimiser.md): intersect_components, mask_values, compute_inside_kept, compute_at_scoring, inline, inline_procedures, hoist, mask_spot_sets, mask_spot_filters, hoist_masks, hoist_choices, count_items, unwrap_set_items, unwrap_list_items, join_rounds, draw_out, bound_ranges, sort_sets, remember_values, keep_counts, keep_derived, drop_by_region, nest_by_region, unswitch, drop_in_place, hoist_lazily, keep_end, index_actions, gather_spots, remember_listings, key_sorted_lists, remember_list_changes, find_rows_by_key, mask_regions, inline_guards, write_out_moves, journal_changes, aggregate_loops, bind_board_tables.
+# Optimised by the passes (docs/optimiser.md): intersect_components, mask_values, compute_inside_kept, compute_at_scoring, inline, inline_procedures, hoist, mask_spot_sets, mask_spot_filters, hoist_masks, hoist_choices, count_items, unwrap_set_items, unwrap_list_items, join_rounds, draw_out, bound_ranges, sort_sets, remember_values, keep_counts, keep_derived, drop_by_region, nest_by_region, unswitch, drop_in_place, hoist_lazily, keep_end, index_actions, gather_spots, remember_listings, key_sorted_lists, remember_list_changes, find_rows_by_key, mask_regions, inline_guards, write_out_moves, journal_changes, aggregate_loops, bind_board_tables, unwrap_filtered_loops, share_values, inline_returns, bind_reads.
 """China (Michael Schacht): rule set `china-schacht/two-player`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -298,12 +298,13 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
                     _row1 = _table[_key0] = rt.SpotRow('build', (tuple(cards),), self._action_text, self.board, 1)
                 _found_rows.append((cards, _row1))
             rt.remember(_rows, _rows_key, _found_rows, self.board)
+        _read__board__spots = self.board.spots  # `bind_reads`: read once
         for cards, _row1 in _found_rows:  # rules/china-schacht/base.yaml:378
             _spots_mask = _joined0  # rules/china-schacht/base.yaml:379; `gather_spots`: its spots as a bit mask
             if _spots_mask:
                 _row_fixed = _row1.fixed[0]
                 if _row_fixed is None:  # (a test of the earlier choices only: computed once per row)
-                    _row_fixed = _row1.fixed[0] = rt.union((_once__4 for _s__7, _once__4 in (self.board.tables.spot_groups.get('region_of(spot, PROVINCE).colour') or self.board.tables.group_spots('region_of(spot, PROVINCE).colour', [self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in self.board.spots])).items() if ((len(cards) == 1) == (cards[0] == _s__7))))
+                    _row_fixed = _row1.fixed[0] = rt.union((_once__4 for _s__7, _once__4 in (self.board.tables.spot_groups.get('region_of(spot, PROVINCE).colour') or self.board.tables.group_spots('region_of(spot, PROVINCE).colour', [self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in _read__board__spots])).items() if ((len(cards) == 1) == (cards[0] == _s__7))))
                 _spots_mask &= _row_fixed
             if _spots_mask:
                 _gathered = _row1.by_mask.get(_spots_mask)
@@ -404,17 +405,20 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         # rules/china-schacht/two-player.yaml:187: emperor_palace
         # Actions are interned per board, found by index in tables (`index_actions`): the same move is the same object in every state.
         _table = self._actions__emperor_palace
+        _read__board__spots = self.board.spots  # `bind_reads`: read once
+        _read__board__region_spots = self.board.region_spots  # `bind_reads`: read once
+        _read__board__region_attributes = self.board.region_attributes  # `bind_reads`: read once
         for province_to in [r for r in self.emperor_provinces() if self.emperor_can_build(r)]:  # rules/china-schacht/two-player.yaml:191
             _row1 = _table[province_to]
             if _row1 is None:
-                rt.made(self.board, rt.OBJECT + len(self.board.spots))
-                _row1 = _table[province_to] = [None] * len(self.board.spots)
-            for space in [s for s in self.board.region_spots[province_to] if (not self.palace_of[s])]:  # rules/china-schacht/two-player.yaml:192
+                rt.made(self.board, rt.OBJECT + len(_read__board__spots))
+                _row1 = _table[province_to] = [None] * len(_read__board__spots)
+            for space in [s for s in _read__board__region_spots[province_to] if (not self.palace_of[s])]:  # rules/china-schacht/two-player.yaml:192
                 _row2 = _row1[space]
                 if _row2 is None:
                     rt.made(self.board, rt.DICT)
                     _row2 = _row1[space] = {}
-                for cards in self.emperor_payments(self.board.region_attributes[0][province_to]):  # rules/china-schacht/two-player.yaml:193
+                for cards in self.emperor_payments(_read__board__region_attributes[0][province_to]):  # rules/china-schacht/two-player.yaml:193
                     _key2 = tuple(cards)
                     _action = _row2.get(_key2)
                     if _action is None:
@@ -426,12 +430,13 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         # rules/china-schacht/two-player.yaml:204: emperor_emissary
         # Actions are interned per board, found by index in tables (`index_actions`): the same move is the same object in every state.
         _table = self._actions__emperor_emissary
+        _read__board__region_attributes = self.board.region_attributes  # `bind_reads`: read once
         for province_to in [r for r in self.emperor_provinces() if self.emperor_can_send(r)]:  # rules/china-schacht/two-player.yaml:206
             _row1 = _table[province_to]
             if _row1 is None:
                 rt.made(self.board, rt.DICT)
                 _row1 = _table[province_to] = {}
-            for cards in self.emperor_payments(self.board.region_attributes[0][province_to]):  # rules/china-schacht/two-player.yaml:207
+            for cards in self.emperor_payments(_read__board__region_attributes[0][province_to]):  # rules/china-schacht/two-player.yaml:207
                 _key1 = tuple(cards)
                 _action = _row1.get(_key1)
                 if _action is None:
@@ -523,16 +528,17 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             self.trace.append("actions.build")
         self.start_placing(self.board.region_of[PROVINCE][space])  # base.yaml:382; inlined province_of (base.yaml:284)
         self.pay(cards)  # base.yaml:383
+        _read__board__spot_bit = self.board.spot_bit  # base.yaml:384; `bind_reads`: read once
         for _item__palace_of in self.palace_of[space]:  # base.yaml:384
-            self._has__palace_of[_item__palace_of] &= ~self.board.spot_bit[space]  # base.yaml:384
+            self._has__palace_of[_item__palace_of] &= ~_read__board__spot_bit[space]  # base.yaml:384
         self.palace_of[space] = (self.current,)  # base.yaml:384
         self._d__open_spaces = self._d__can_place = self._d__emperor_occupied = self._d__emperor_provinces = None  # base.yaml:384
         self._kept_end = None  # base.yaml:384
         self._d__emissary_room = rt.without_keys(self._d__emissary_room, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
         self._d__province_points = rt.without_keys(self._d__province_points, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
         self._regions_known__emissary_room__1 &= ~self.board.spot_regions_mask[space]  # base.yaml:384; `mask_regions`: the bits of the regions holding it no longer known
-        self._empty__palace_of &= ~self.board.spot_bit[space]  # base.yaml:384
-        self._has__palace_of[self.current] |= self.board.spot_bit[space]  # base.yaml:384
+        self._empty__palace_of &= ~_read__board__spot_bit[space]  # base.yaml:384
+        self._has__palace_of[self.current] |= _read__board__spot_bit[space]  # base.yaml:384
         self.palaces_left[self.current] -= 1  # base.yaml:385
         self._d__emperor_occupied = self._d__emperor_provinces = self._kept_end = None  # base.yaml:385
         if self._kept_shared:  # base.yaml:385
@@ -782,10 +788,12 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.exchange_card_special")
-        self.specials[self.current] = frozenset(k for k in self.specials[self.current] if k != EXCHANGE_CARD)  # two-player.yaml:179
-        if len(self.hand[self.current]) > 16:
-            rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/two-player.yaml:180')
-        self.hand[self.current] = tuple(sorted(rt.walk(self, (*rt.walk(self, rt.without(self.hand[self.current], card), 1, 'rules/china-schacht/two-player.yaml:180'), taken), 1, 'rules/china-schacht/two-player.yaml:180')))  # two-player.yaml:180
+        _read__current = self.current  # two-player.yaml:179; `bind_reads`: read once
+        self.specials[_read__current] = frozenset(k for k in self.specials[_read__current] if k != EXCHANGE_CARD)  # two-player.yaml:179
+        _read__hand = self.hand  # `bind_reads`: read once
+        if len(_read__hand[_read__current]) > 16:
+            rt.walk(self, _read__hand[_read__current], 1, 'rules/china-schacht/two-player.yaml:180')
+        _read__hand[_read__current] = tuple(sorted(rt.walk(self, (*rt.walk(self, rt.without(_read__hand[_read__current], card), 1, 'rules/china-schacht/two-player.yaml:180'), taken), 1, 'rules/china-schacht/two-player.yaml:180')))  # two-player.yaml:180
         if len(self.face_up) > 16:
             rt.walk(self, self.face_up, 1, 'rules/china-schacht/two-player.yaml:181')
         self.face_up = tuple(rt.without(self.face_up, taken))  # two-player.yaml:181
@@ -805,17 +813,18 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if self.trace is not None:
             self.trace.append("actions.emperor_palace")
         self.emperor_pay(cards)  # two-player.yaml:196
+        _read__board__spot_bit = self.board.spot_bit  # two-player.yaml:197; `bind_reads`: read once
         for _item__palace_of in self.palace_of[space]:  # two-player.yaml:197
-            self._has__palace_of[_item__palace_of] &= ~self.board.spot_bit[space]  # two-player.yaml:197
+            self._has__palace_of[_item__palace_of] &= ~_read__board__spot_bit[space]  # two-player.yaml:197
         self.palace_of[space] = ((self.num_players + 0),)  # two-player.yaml:197
         self._d__open_spaces = self._d__can_place = self._d__emperor_occupied = self._d__emperor_provinces = None  # two-player.yaml:197
         self._kept_end = None  # two-player.yaml:197
         self._d__emissary_room = rt.without_keys(self._d__emissary_room, self.board.spot_regions[space], self._kept_shared)  # two-player.yaml:197
         self._d__province_points = rt.without_keys(self._d__province_points, self.board.spot_regions[space], self._kept_shared)  # two-player.yaml:197
         self._regions_known__emissary_room__1 &= ~self.board.spot_regions_mask[space]  # two-player.yaml:197; `mask_regions`: the bits of the regions holding it no longer known
-        self._empty__palace_of &= ~self.board.spot_bit[space]  # two-player.yaml:197
+        self._empty__palace_of &= ~_read__board__spot_bit[space]  # two-player.yaml:197
         for _item__palace_of in self.palace_of[space]:  # two-player.yaml:197
-            self._has__palace_of[_item__palace_of] |= self.board.spot_bit[space]  # two-player.yaml:197
+            self._has__palace_of[_item__palace_of] |= _read__board__spot_bit[space]  # two-player.yaml:197
         self.palaces_left[self.num_players + 0] -= 1  # two-player.yaml:198
         self._d__emperor_occupied = self._d__emperor_provinces = self._kept_end = None  # two-player.yaml:198
         if self._kept_shared:  # two-player.yaml:198
@@ -953,13 +962,14 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
     def emperor_payments(self, c: int) -> Sequence[Sequence[int]]:
         # rules/china-schacht/two-player.yaml:122; kept between moves: remembered by the value of `emperor_cards` and `c`, in a table of the board every state shares (`remember_values`)
         _table = self._values__emperor_payments
-        _kept: Sequence[Sequence[int]] | None = _table.get((self.emperor_cards, c))
+        _read__emperor_cards = self.emperor_cards  # `bind_reads`: read once
+        _kept: Sequence[Sequence[int]] | None = _table.get((_read__emperor_cards, c))
         if _kept is not None:
             return _kept
-        if len(self.emperor_cards) > 16:
-            rt.grown(self, 120, 2, (self.emperor_cards,), 'rules/china-schacht/two-player.yaml:122')
-        _value: Sequence[Sequence[int]] = (*(((c,),) if c in self.emperor_cards else ()), *[(j, j) for j in range(5) if (j != c and self.emperor_cards.count(j) >= 2)])  # two-player.yaml:122
-        rt.remember(_table, (self.emperor_cards, c), _value, self.board)
+        if len(_read__emperor_cards) > 16:
+            rt.grown(self, 120, 2, (_read__emperor_cards,), 'rules/china-schacht/two-player.yaml:122')
+        _value: Sequence[Sequence[int]] = (*(((c,),) if c in _read__emperor_cards else ()), *[(j, j) for j in range(5) if (j != c and self.emperor_cards.count(j) >= 2)])  # two-player.yaml:122
+        rt.remember(_table, (_read__emperor_cards, c), _value, self.board)
         return _value
 
     def emperor_can_build(self, r: int) -> bool:
@@ -984,7 +994,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         _kept = self._d__emperor_provinces
         if _kept is not None:
             return _kept
-        _value: Sequence[int] = (self.emperor_occupied() if self.emperor_occupied() else [r for r in self.board.regions_of_kind[PROVINCE] if (self.emperor_can_build(r) or self.emperor_can_send(r))])  # two-player.yaml:132
+        _value: Sequence[int] = (_once__1 if (_once__1 := self.emperor_occupied()) else [r for r in self.board.regions_of_kind[PROVINCE] if (self.emperor_can_build(r) or self.emperor_can_send(r))])  # two-player.yaml:132
         self._d__emperor_provinces = _value
         return _value
 
@@ -1092,6 +1102,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         # rules/china-schacht/two-player.yaml:280
         if self.trace is not None:
             self.trace.append("procedures.deck_check")
+        _read__kept = self.kept  # two-player.yaml:282; `bind_reads`: read once
         if not self.deck:  # two-player.yaml:282
             self.exhausted += 1  # two-player.yaml:283
             if self.exhausted == 1:  # two-player.yaml:284
@@ -1101,10 +1112,10 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
                     for p in range(self.num_players):  # two-player.yaml:288
                         if len(self.deck) > 16:
                             rt.walk(self, self.deck, 1, 'rules/china-schacht/two-player.yaml:289')
-                        if len(self.kept[p]) > 16:
-                            rt.walk(self, self.kept[p], 1, 'rules/china-schacht/two-player.yaml:289')
-                        self.deck = (*self.deck, *self.kept[p])  # two-player.yaml:289
-                        self.kept[p] = ()  # two-player.yaml:290
+                        if len(_read__kept[p]) > 16:
+                            rt.walk(self, _read__kept[p], 1, 'rules/china-schacht/two-player.yaml:289')
+                        self.deck = (*self.deck, *_read__kept[p])  # two-player.yaml:289
+                        _read__kept[p] = ()  # two-player.yaml:290
                 if not self.deck:  # two-player.yaml:291
                     self.exhausted = 2  # two-player.yaml:292
 

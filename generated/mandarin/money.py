@@ -2,7 +2,7 @@
 #   rules/mandarin/base.yaml  sha256:8f6bceee79c001f1
 #   rules/mandarin/money.yaml  sha256:7372ea4f402ea9a3
 # Change the rules and run `rulewright compile mandarin/money` instead.
-# Optimised by the passes (docs/optimiser.md): intersect_components, mask_values, compute_inside_kept, compute_at_scoring, inline, inline_procedures, hoist, mask_spot_sets, mask_spot_filters, hoist_masks, hoist_choices, count_items, unwrap_set_items, unwrap_list_items, join_rounds, draw_out, bound_ranges, sort_sets, remember_values, keep_counts, keep_derived, drop_by_region, nest_by_region, unswitch, drop_in_place, hoist_lazily, keep_end, index_actions, gather_spots, remember_listings, key_sorted_lists, remember_list_changes, find_rows_by_key, mask_regions, inline_guards, write_out_moves, journal_changes, aggregate_loops, bind_board_tables.
+# Optimised by the passes (docs/optimiser.md): intersect_components, mask_values, compute_inside_kept, compute_at_scoring, inline, inline_procedures, hoist, mask_spot_sets, mask_spot_filters, hoist_masks, hoist_choices, count_items, unwrap_set_items, unwrap_list_items, join_rounds, draw_out, bound_ranges, sort_sets, remember_values, keep_counts, keep_derived, drop_by_region, nest_by_region, unswitch, drop_in_place, hoist_lazily, keep_end, index_actions, gather_spots, remember_listings, key_sorted_lists, remember_list_changes, find_rows_by_key, mask_regions, inline_guards, write_out_moves, journal_changes, aggregate_loops, bind_board_tables, unwrap_filtered_loops, share_values, inline_returns, bind_reads.
 """Mandarin (Tom Kremer): rule set `mandarin/money`, compiled to a state machine."""
 
 from __future__ import annotations

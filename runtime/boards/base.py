@@ -44,7 +44,7 @@ class Board:
     __slots__ = (
         "name", "labels", "index", "spots", "neighbours", "region_names", "region_spots", "region_kind",
         "kinds", "region_of", "region_attributes", "border_regions", "regions_of_kind", "regions_at",
-        "spot_attributes", "face_spots", "face_piece", "_groups", "spot_bit", "all_mask", "region_mask",
+        "spot_attributes", "face_spots", "face_piece", "_groups", "_asked", "spot_bit", "all_mask", "region_mask",
         "spot_regions", "kind_masks", "region_bit", "spot_regions_mask", "road_masks", "road_cuts", "tables",
         "region_owner",
         "row_of", "column_of", "steps", "rays", "grid_rows", "grid_columns", "grid_diagonals",
@@ -69,6 +69,8 @@ class Board:
         self.tables: BoardTables = BoardTables(self.spot_bit)
         # the groups of the spots last given to component_of, and the spots themselves
         self._groups: Grouped | None = None
+        # the spots component_of was last asked of once only, whose groups it did not find
+        self._asked: object = None
         self.kinds: tuple[str, ...] = tuple(kinds)
         names: list[str] = []
         region_spots: list[tuple[int, ...]] = []
@@ -154,20 +156,39 @@ class Board:
         same `spots` (a cached definition's value: the rules never change a list or set in place),
         the groups are found once and looked up after that; asked of other spots that differ
         from the last ones by a few (a tile placed, a leader lifted: Yellow & Yangtze's groups),
-        the last groups are mended rather than all found again (`_regrouped`)."""
+        the last groups are mended rather than all found again (`_regrouped`). Asked of spots for
+        the first time, where the last groups do not mend, the group asked is found alone
+        (`_group_of`): all of them are found at a second ask only."""
         found = self._groups
         if found is None or found[0] is not spots:
-            found = self._regrouped(spots, found)
-            self._groups = found
+            again = self._asked is spots
+            self._asked = spots
+            regrouped = self._regrouped(spots, found, again)
+            if regrouped is None:  # (a first ask the last groups do not mend: its group alone)
+                return self._group_of(spot, spots)
+            found = self._groups = regrouped
         return found[1].get(spot, _NO_SPOTS)
 
-    def _regrouped(self, spots: Iterable[int], last: Grouped | None) -> Grouped:
+    def _group_of(self, spot: int, spots: Iterable[int]) -> frozenset[int]:
+        """The group of `spots` holding `spot` (nothing if it is not among them), found alone: a
+        flood fill from it, not every group of `spots` found (Hex asks the group of the stone just
+        placed among the mover's, a new list at every move: the groups of all of them were found,
+        and then all but one dropped)."""
+        inside = bytearray(len(self.neighbours))
+        for s in spots:
+            inside[s] = 1
+        if not inside[spot]:
+            return _NO_SPOTS
+        return self._flood(inside, spot)
+
+    def _regrouped(self, spots: Iterable[int], last: Grouped | None, whole: bool = True) -> Grouped | None:
         """The groups of `spots` (each spot's own), with the set of them: the last groups mended
         where at most MENDED spots were added or taken away since, else found afresh. Either way
         they are the groups components() finds: a spot taken away splits its group into the
         parts of the rest joined within it (a flood fill of that group only), a spot added joins
         its own group with those of its neighbours among the spots. The last dict is never
-        changed (another thread may be reading it): a changed copy is made."""
+        changed (another thread may be reading it): a changed copy is made. None where they do not
+        mend and `whole` is false (a first ask: component_of finds the one group asked)."""
         members = frozenset(spots)
         if last is not None:
             added, gone = members - last[2], last[2] - members
@@ -189,6 +210,8 @@ class Board:
                     joined = frozenset((s,)).union(*[groups[n] for n in near[s] if n in groups])
                     groups.update(dict.fromkeys(joined, joined))
                 return spots, groups, members
+        if not whole:
+            return None
         inside = bytearray(len(self.neighbours))
         for s in members:
             inside[s] = 1

@@ -64,6 +64,7 @@ from .mechanics import (  # every name of its __all__ (test_builtins: a name mis
     without,
 )
 from .order import sort_key
+from .packed import region_specs, unpacked
 from .rng import Rng, derive_seed
 from .state import Action, FieldInfo, Game, GameInfo, OptionInfo, SimultaneousState, State
 
@@ -97,3 +98,5 @@ __all__ += ["add_at", "coin", "die", "draw", "draw_from", "drawn_out", "held", "
 __all__ += ["sort_key"]
 # runtime/mechanics.py: seat arithmetic (issue 37)
 __all__ += ["next_seat", "other_seat", "previous_seat", "seat_at", "seat_number"]
+# runtime/packed.py: a generated module's big constant data, written as one string (docs/native.md)
+__all__ += ["region_specs", "unpacked"]

@@ -129,13 +129,13 @@ def _scalars(value: object) -> int | None:
     return None if None in counts else sum(c for c in counts if c is not None)
 
 
-def _packed(value: object, rows: str | None = None) -> str:
+def _packed(value: object, rows: str | None = None, least: int | None = None) -> str:
     """`value`'s literal: `repr(value)`, or, for a value of PACK_FROM scalars or more, one string of
     its JSON decoded once at import (`rt.unpacked`), when that reads back as `value` exactly. With
     `rows` (an indent) and a tuple or dict, each item's JSON on a line of its own: adjacent string literals,
-    which Python joins into one constant."""
+    which Python joins into one constant. (`least`: the fewest scalars packed, PACK_FROM by default.)"""
     count = _scalars(value)
-    if count is None or count < PACK_FROM:
+    if count is None or count < (PACK_FROM if least is None else least):
         return repr(value)
     packed = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
     if _unpacked(packed) != value:

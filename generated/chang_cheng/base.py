@@ -208,31 +208,31 @@ class ChangChengState(rt.State):
     PHASE_STARTS: ClassVar[tuple[bool, ...]] = (False, False, False)
     TURN_END_TRIGGERS: ClassVar[bool] = True
     TEXT_PREFIX: ClassVar[dict[str, str]] = {'first_wall': 'wall ', 'first_card': 'card ', 'place_double': 'double ', 'place_tower': 'tower ', 'second_wall': 'wall ', 'second_card': 'card ', 'card_wall': 'wall '}
-    ENUMS: ClassVar[dict[str, tuple[str, ...]]] = {
-        'role': ('seat1', 'seat2', 'seat3', 'seat4'),
-        'block': ('empty', 'single', 'double', 'tower', 'ruin'),
-        'card': ('warrior', 'traitor', 'flood', 'mason', 'architect', 'mandarin'),
-        'card_effect': ('gains_two', 'loses_two', 'extra_section', 'ruin_a_wall', 'remove_peril', 'swap_walls', 'keep_walls'),
-        'end_of_wall': ('left_end', 'right_end'),
-        'move': ('no_move', 'two_walls', 'two_cards', 'card_and_wall', 'double_section', 'tower_raised', 'one_wall', 'one_card'),
-        'event': ('diplomacy', 'domination', 'imperial_recognition', 'watchers'),
-        'wallpiece': ('one', 'two', 'three', 'four'),
-        'wallface': ('one_front', 'one_back', 'two_front', 'two_back', 'three_front', 'three_back', 'four_front', 'four_back'),
-        'regionkind': ('province', 'mongol'),
-        'faces': ('drawn', 'chosen'),
-        'partial_actions': ('full_if_possible', 'chosen_action'),
-        'first_turn_section': ('single_only', 'any_section'),
-        'reserved_space': ('owner_chooses', 'next_player_chooses'),
-        'reservation': ('lapses', 'stays'),
-        'peek': ('section_region', 'one_of_province', 'all_of_province'),
-        'protection_order': ('left_to_right', 'builder_chooses'),
-        'used_cards': ('discarded', 'back_to_hand'),
-        'new_board': ('end_of_turn', 'at_once'),
-        'new_board_tokens': ('drawn_tokens', 'no_tokens'),
-        'emperor_shortfall': ('carried_over', 'lost'),
-        'score_floor': ('below_zero', 'at_zero'),
-        'ruins_elsewhere': ('not_counted', 'counted'),
-    }
+    ENUMS: ClassVar[dict[str, tuple[str, ...]]] = rt.unpacked(
+        '{"role": ["seat1", "seat2", "seat3", "seat4"], '
+        '"block": ["empty", "single", "double", "tower", "ruin"], '
+        '"card": ["warrior", "traitor", "flood", "mason", "architect", "mandarin"], '
+        '"card_effect": ["gains_two", "loses_two", "extra_section", "ruin_a_wall", "remove_peril", "swap_walls", "keep_walls"], '
+        '"end_of_wall": ["left_end", "right_end"], '
+        '"move": ["no_move", "two_walls", "two_cards", "card_and_wall", "double_section", "tower_raised", "one_wall", "one_card"], '
+        '"event": ["diplomacy", "domination", "imperial_recognition", "watchers"], '
+        '"wallpiece": ["one", "two", "three", "four"], '
+        '"wallface": ["one_front", "one_back", "two_front", "two_back", "three_front", "three_back", "four_front", "four_back"], '
+        '"regionkind": ["province", "mongol"], '
+        '"faces": ["drawn", "chosen"], '
+        '"partial_actions": ["full_if_possible", "chosen_action"], '
+        '"first_turn_section": ["single_only", "any_section"], '
+        '"reserved_space": ["owner_chooses", "next_player_chooses"], '
+        '"reservation": ["lapses", "stays"], '
+        '"peek": ["section_region", "one_of_province", "all_of_province"], '
+        '"protection_order": ["left_to_right", "builder_chooses"], '
+        '"used_cards": ["discarded", "back_to_hand"], '
+        '"new_board": ["end_of_turn", "at_once"], '
+        '"new_board_tokens": ["drawn_tokens", "no_tokens"], '
+        '"emperor_shortfall": ["carried_over", "lost"], '
+        '"score_floor": ["below_zero", "at_zero"], '
+        '"ruins_elsewhere": ["not_counted", "counted"]}'
+    )
     ACTOR_IS_CURRENT: ClassVar[bool] = True  # no phase names who acts: the seat whose turn it is decides
     SUSPENDS: ClassVar[bool] = True  # an effect can wait for a seat's decision (`ask`): moves run as steps
     ASKS: ClassVar[dict[str, str]] = {'eliminate': 'card', 'exchange': 'card_effect', 'first_face': 'wallface', 'flooding': 'card_effect', 'kept': 'spot', 'looked_at': 'region', 'masonry': 'card_effect', 'new_end': 'end_of_wall', 'new_face': 'wallface', 'removed': 'region', 'ruined': 'spot', 'scored_first': 'region', 'second_face': 'wallface', 'swap_here': 'spot', 'swap_there': 'spot', 'treason': 'card_effect'}  # each decision asked, and how its choices are written

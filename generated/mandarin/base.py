@@ -115,19 +115,19 @@ class MandarinState(rt.State):
     PHASE_STARTS: ClassVar[tuple[bool, ...]] = (False, False, False, False, False, False)
     TURN_END_TRIGGERS: ClassVar[bool] = False
     TEXT_PREFIX: ClassVar[dict[str, str]] = {'refund': 'refund', 'refund_tile': 'refund ', 'roll': 'roll', 'keep': 'keep', 'draw_again': 'draw again', 'bid': 'bid ', 'drop_out': 'drop out', 'take_tile': 'take ', 'seize_tile': 'seize '}
-    ENUMS: ClassVar[dict[str, tuple[str, ...]]] = {
-        'role': ('seat1', 'seat2', 'seat3', 'seat4', 'seat5'),
-        'animal': ('rat', 'ox', 'tiger', 'rabbit', 'dragon', 'snake', 'horse', 'goat', 'monkey', 'rooster', 'dog', 'pig'),
-        'regionkind': ('section', 'character'),
-        'money_shown': ('hidden', 'open'),
-        'start_square': ('birth_sign', 'random_section', 'seat_order'),
-        'unsold': ('back_to_dispenser', 'originator_keeps'),
-        'defaulter': ('sits_out', 'bids_again'),
-        'passing_square': ('replaced', 'dispenser_only'),
-        'moving_away': ('ends_turn', 'pays_rent'),
-        'rent_square': ('then_draws', 'rent_only'),
-        'stage': ('arriving', 'leaving'),
-    }
+    ENUMS: ClassVar[dict[str, tuple[str, ...]]] = rt.unpacked(
+        '{"role": ["seat1", "seat2", "seat3", "seat4", "seat5"], '
+        '"animal": ["rat", "ox", "tiger", "rabbit", "dragon", "snake", "horse", "goat", "monkey", "rooster", "dog", "pig"], '
+        '"regionkind": ["section", "character"], '
+        '"money_shown": ["hidden", "open"], '
+        '"start_square": ["birth_sign", "random_section", "seat_order"], '
+        '"unsold": ["back_to_dispenser", "originator_keeps"], '
+        '"defaulter": ["sits_out", "bids_again"], '
+        '"passing_square": ["replaced", "dispenser_only"], '
+        '"moving_away": ["ends_turn", "pays_rent"], '
+        '"rent_square": ["then_draws", "rent_only"], '
+        '"stage": ["arriving", "leaving"]}'
+    )
     ACTOR_IS_CURRENT: ClassVar[bool] = False  # a phase names who acts (`actor:`)
     SUSPENDS: ClassVar[bool] = True  # an effect can wait for a seat's decision (`ask`): moves run as steps
     ASKS: ClassVar[dict[str, str]] = {'sign': 'animal'}  # each decision asked, and how its choices are written

@@ -112,24 +112,24 @@ class YellowYangtzeState(rt.State):
     PHASE_STARTS: ClassVar[tuple[bool, ...]] = (False, False, False, False, False)
     TURN_END_TRIGGERS: ClassVar[bool] = True
     TEXT_PREFIX: ClassVar[dict[str, str]] = {'place_leader': 'leader ', 'lift_leader': 'move ', 'relocate': 'to ', 'leave_off': 'leave off the board', 'withdraw_leader': 'withdraw ', 'place_tile': 'tile ', 'chain_peasant': 'peasant ', 'end_chain': 'end chain', 'build_pagoda': 'pagoda ', 'decline_pagoda': 'no pagoda', 'take_from_market': 'take ', 'leave_market': 'take nothing', 'peasant_revolt': 'peasant revolt ', 'merchant_pagoda': 'merchant pagoda ', 'swap_tiles': 'swap ', 'end_turn': 'end turn'}
-    ENUMS: ClassVar[dict[str, tuple[str, ...]]] = {
-        'role': ('seat1', 'seat2', 'seat3', 'seat4'),
-        'kind': ('governor', 'soldier', 'merchant', 'peasant', 'artisan'),
-        'terrain': ('land', 'river'),
-        'site': ('plain', 'capital'),
-        'leader_use': ('without_leader', 'with_leader'),
-        'regionkind': ('city', 'waterway'),
-        'actions_per_turn': ('up_to_two', 'exactly_two'),
-        'leader_joining': ('forbidden', 'revolt'),
-        'governor_bonus': ('revolts_only', 'wars_too'),
-        'governor_point': ('chosen', 'always'),
-        'soldier_leader_discard': ('counted', 'not_counted'),
-        'unifying_tile': ('no_side', 'every_side'),
-        'chain_after_declined_pagoda': ('goes_on', 'stops'),
-        'war_triangles': ('allowed', 'excluded'),
-        'jokers': ('spread_evenly', 'weakest_only'),
-        'market_refill': ('stays_short', 'ends_game'),
-    }
+    ENUMS: ClassVar[dict[str, tuple[str, ...]]] = rt.unpacked(
+        '{"role": ["seat1", "seat2", "seat3", "seat4"], '
+        '"kind": ["governor", "soldier", "merchant", "peasant", "artisan"], '
+        '"terrain": ["land", "river"], '
+        '"site": ["plain", "capital"], '
+        '"leader_use": ["without_leader", "with_leader"], '
+        '"regionkind": ["city", "waterway"], '
+        '"actions_per_turn": ["up_to_two", "exactly_two"], '
+        '"leader_joining": ["forbidden", "revolt"], '
+        '"governor_bonus": ["revolts_only", "wars_too"], '
+        '"governor_point": ["chosen", "always"], '
+        '"soldier_leader_discard": ["counted", "not_counted"], '
+        '"unifying_tile": ["no_side", "every_side"], '
+        '"chain_after_declined_pagoda": ["goes_on", "stops"], '
+        '"war_triangles": ["allowed", "excluded"], '
+        '"jokers": ["spread_evenly", "weakest_only"], '
+        '"market_refill": ["stays_short", "ends_game"]}'
+    )
     TIE_BREAK: ClassVar[bool] = True
     ACTOR_IS_CURRENT: ClassVar[bool] = True  # no phase names who acts: the seat whose turn it is decides
     SUSPENDS: ClassVar[bool] = True  # an effect can wait for a seat's decision (`ask`): moves run as steps

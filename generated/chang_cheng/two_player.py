@@ -486,27 +486,43 @@ GAME = BASE_GAME.variant(
     files=('rules/chang-cheng/base.yaml', 'rules/chang-cheng/two-player.yaml'),
     rules=dict([
         *_BASE_RULES[:13],
-        ('options.neutral_walls', 'rules/chang-cheng/two-player.yaml:13'),
-        ('options.neutral_supply', 'rules/chang-cheng/two-player.yaml:27'),
+        *rt.unpacked(
+            '[["options.neutral_walls", "rules/chang-cheng/two-player.yaml:13"], '
+            '["options.neutral_supply", "rules/chang-cheng/two-player.yaml:27"]]'
+        ),
         *_BASE_RULES[13:46],
-        ('state.neutral_singles', 'rules/chang-cheng/two-player.yaml:41'),
+        *rt.unpacked(
+            '[["state.neutral_singles", "rules/chang-cheng/two-player.yaml:41"]]'
+        ),
         *_BASE_RULES[46:72],
-        ('define.held', 'rules/chang-cheng/two-player.yaml:47'),
+        *rt.unpacked(
+            '[["define.held", "rules/chang-cheng/two-player.yaml:47"]]'
+        ),
         *_BASE_RULES[73:77],
-        ('define.mongol_held', 'rules/chang-cheng/two-player.yaml:50'),
+        *rt.unpacked(
+            '[["define.mongol_held", "rules/chang-cheng/two-player.yaml:50"]]'
+        ),
         *_BASE_RULES[78:82],
-        ('define.neutral_spaces', 'rules/chang-cheng/two-player.yaml:59'),
+        *rt.unpacked(
+            '[["define.neutral_spaces", "rules/chang-cheng/two-player.yaml:59"]]'
+        ),
         *_BASE_RULES[82:106],
-        ('phases.neutral', 'rules/chang-cheng/two-player.yaml:69'),
-        ('phases.neutral.start', 'rules/chang-cheng/two-player.yaml:69'),
-        ('phases.neutral.actions', 'rules/chang-cheng/two-player.yaml:69'),
+        *rt.unpacked(
+            '[["phases.neutral", "rules/chang-cheng/two-player.yaml:69"], '
+            '["phases.neutral.start", "rules/chang-cheng/two-player.yaml:69"], '
+            '["phases.neutral.actions", "rules/chang-cheng/two-player.yaml:69"]]'
+        ),
         *_BASE_RULES[106:135],
-        ('actions.neutral_wall', 'rules/chang-cheng/two-player.yaml:78'),
-        ('actions.neutral_wall.choose', 'rules/chang-cheng/two-player.yaml:79'),
-        ('actions.neutral_wall.choose.s', 'rules/chang-cheng/two-player.yaml:79'),
-        ('actions.no_neutral_wall', 'rules/chang-cheng/two-player.yaml:88'),
-        ('actions.no_neutral_wall.choose', 'rules/chang-cheng/two-player.yaml:88'),
+        *rt.unpacked(
+            '[["actions.neutral_wall", "rules/chang-cheng/two-player.yaml:78"], '
+            '["actions.neutral_wall.choose", "rules/chang-cheng/two-player.yaml:79"], '
+            '["actions.neutral_wall.choose.s", "rules/chang-cheng/two-player.yaml:79"], '
+            '["actions.no_neutral_wall", "rules/chang-cheng/two-player.yaml:88"], '
+            '["actions.no_neutral_wall.choose", "rules/chang-cheng/two-player.yaml:88"]]'
+        ),
         *_BASE_RULES[135:],
-        ('invariants.neutral_sections_conserved', 'rules/chang-cheng/two-player.yaml:94'),
+        *rt.unpacked(
+            '[["invariants.neutral_sections_conserved", "rules/chang-cheng/two-player.yaml:94"]]'
+        ),
     ]),
 )

@@ -422,22 +422,34 @@ GAME = rt.Game(
         files=('rules/china-schacht/base.yaml', 'rules/china-schacht/border-quarrels.yaml'),
         rules=dict([
             *_BASE_RULES[1:3],
-            ('options.post_empty', 'rules/china-schacht/border-quarrels.yaml:14'),
+            *rt.unpacked(
+                '[["options.post_empty", "rules/china-schacht/border-quarrels.yaml:14"]]'
+            ),
             *_BASE_RULES[3:40],
-            ('define.open_spaces', 'rules/china-schacht/border-quarrels.yaml:132'),
+            *rt.unpacked(
+                '[["define.open_spaces", "rules/china-schacht/border-quarrels.yaml:132"]]'
+            ),
             *_BASE_RULES[41:42],
-            ('define.provinces_at', 'rules/china-schacht/border-quarrels.yaml:112'),
-            ('define.two_colours', 'rules/china-schacht/border-quarrels.yaml:115'),
-            ('define.pays_for_space', 'rules/china-schacht/border-quarrels.yaml:123'),
-            ('define.open_to', 'rules/china-schacht/border-quarrels.yaml:128'),
+            *rt.unpacked(
+                '[["define.provinces_at", "rules/china-schacht/border-quarrels.yaml:112"], '
+                '["define.two_colours", "rules/china-schacht/border-quarrels.yaml:115"], '
+                '["define.pays_for_space", "rules/china-schacht/border-quarrels.yaml:123"], '
+                '["define.open_to", "rules/china-schacht/border-quarrels.yaml:128"]]'
+            ),
             *_BASE_RULES[42:51],
-            ('procedures.start_at', 'rules/china-schacht/border-quarrels.yaml:155'),
+            *rt.unpacked(
+                '[["procedures.start_at", "rules/china-schacht/border-quarrels.yaml:155"]]'
+            ),
             *_BASE_RULES[51:62],
-            ('actions.build.choose', 'rules/china-schacht/border-quarrels.yaml:138'),
-            ('actions.build.choose.cards', 'rules/china-schacht/border-quarrels.yaml:138'),
-            ('actions.build.choose.space', 'rules/china-schacht/border-quarrels.yaml:139'),
+            *rt.unpacked(
+                '[["actions.build.choose", "rules/china-schacht/border-quarrels.yaml:138"], '
+                '["actions.build.choose.cards", "rules/china-schacht/border-quarrels.yaml:138"], '
+                '["actions.build.choose.space", "rules/china-schacht/border-quarrels.yaml:139"]]'
+            ),
             *_BASE_RULES[65:93],
-            ('scoring.harbours', 'rules/china-schacht/border-quarrels.yaml:176'),
+            *rt.unpacked(
+                '[["scoring.harbours", "rules/china-schacht/border-quarrels.yaml:176"]]'
+            ),
             *_BASE_RULES[93:],
         ]),
     ),

@@ -8,7 +8,9 @@ on nothing but the rule files and the compiler version.
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
+import json
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import replace
@@ -107,7 +109,72 @@ def _shared_regions(boards: list[BoardTable]) -> dict[str, str]:
     return {name: const for const, _, names in _shared_regions_constants(boards) for name in names}
 
 
+# A constant value of this many scalars or more is written packed, `rt.unpacked('<JSON>')` (runtime/packed.py):
+# natively mypyc builds a tuple display item by item in C (a hex map of 176 spots: 14,600 lines), where
+# a string literal is one static. Smaller values stay displays, as readable and built as quickly.
+PACK_FROM = 32
+
+
+def _scalars(value: object) -> int | None:
+    """How many scalars `value` holds, if it is only tuples, dicts with str keys, str, int, bool and
+    None (what JSON reads back as itself once arrays are read as tuples); else None."""
+    if value is None or isinstance(value, (str, int)):
+        return 1
+    if isinstance(value, tuple):
+        counts = [_scalars(item) for item in value]
+    elif isinstance(value, dict) and all(isinstance(key, str) for key in value):
+        counts = [_scalars(item) for item in value.values()]
+    else:
+        return None
+    return None if None in counts else sum(c for c in counts if c is not None)
+
+
+def _packed(value: object, rows: str | None = None, least: int | None = None) -> str:
+    """`value`'s literal: `repr(value)`, or, for a value of PACK_FROM scalars or more, one string of
+    its JSON decoded once at import (`rt.unpacked`), when that reads back as `value` exactly. With
+    `rows` (an indent) and a tuple or dict, each item's JSON on a line of its own: adjacent string literals,
+    which Python joins into one constant. (`least`: the fewest scalars packed, PACK_FROM by default.)"""
+    count = _scalars(value)
+    if count is None or count < (PACK_FROM if least is None else least):
+        return repr(value)
+    packed = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    if _unpacked(packed) != value:
+        return repr(value)
+    if rows is None or not value or not isinstance(value, (tuple, dict)):
+        return f"rt.unpacked({packed!r})"
+    dumped = functools.partial(json.dumps, ensure_ascii=False, separators=(", ", ": "))
+    items = [f"{dumped(key)}: {dumped(item)}" for key, item in value.items()] if isinstance(value, dict) \
+        else [dumped(item) for item in value]
+    opening, closing = "{}" if isinstance(value, dict) else "[]"
+    parts = [opening + items[0]] + items[1:]
+    parts = [f"{part}, " for part in parts[:-1]] + [parts[-1] + closing]
+    return "rt.unpacked(\n" + "".join(f"{rows}    {part!r}\n" for part in parts) + f"{rows})"
+
+
+def _unpacked(text: str) -> object:  # as runtime/packed.py reads it (the compiler does not import the runtime)
+    def tuples(value: object) -> object:
+        if isinstance(value, list):
+            return tuple(tuples(item) for item in value)
+        if isinstance(value, dict):
+            return {key: tuples(item) for key, item in value.items()}
+        return value
+    return tuples(json.loads(text))
+
+
+def _packed_regions(regions: tuple[tuple[str, str, tuple[str, ...]], ...], owners: tuple[int, ...],
+                    indent: str) -> str | None:
+    """A board's regions as `rt.region_specs(rt.unpacked(...))` (rows of kind, name, spots and the owner
+    where there is one), a row a line at `indent`, when they are big enough to pack (above); else None
+    (RegionSpec displays)."""
+    rows = tuple((kind, name, tuple(spots)) + ((owners[i],) if owners and owners[i] != -1 else ())
+                 for i, (kind, name, spots) in enumerate(regions))
+    code = _packed(rows, indent)
+    return f"rt.region_specs({code})" if code.startswith("rt.unpacked(") else None
+
+
 _ENV.filters["lines"] = lines
+_ENV.filters["packed"] = _packed
+_ENV.filters["packed_regions"] = _packed_regions
 _ENV.filters["code"] = text  # an expression node's Python
 _ENV.filters["unparen"] = _unparen
 _ENV.filters["paren"] = _paren

@@ -59,7 +59,7 @@ from typing import Any
 from jinja2 import meta, nodes
 
 from ..core.source import SourceSpan
-from .codegen import _ENV, _docstring, render_blocks
+from .codegen import _ENV, _docstring, _packed, render_blocks
 from .lowered import Program
 from .pyir import Attribute, Call, Name, Return, Stmt, inner_blocks
 
@@ -201,19 +201,24 @@ def _trimmed(text: str) -> str:
     return text.strip("\n")
 
 
-def _splice(base: Sequence[Hashable], new: Sequence[Hashable], whole: str, items: Sequence[str], pad: str
-            ) -> list[str] | None:
+def _splice(base: Sequence[Hashable], new: Sequence[Hashable], whole: str, items: Sequence[str], pad: str,
+            run: Callable[[int, int], str] | None = None) -> list[str] | None:
     """`new` as the lines of a tuple's items splicing the tuple `whole` (`base`'s items) with the
-    items of `new` it lacks (`items`: each item of `new` written out), or None where that is no
-    shorter than writing out `new`."""
-    lines = []
+    items of `new` it lacks (`items`: each item of `new` written out; or, with `run`, each run of them
+    `new[j1:j2]` as one starred item, `run(j1, j2)`), or None where that is no shorter than writing out `new`."""
+    lines, entries = [], 0
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=base, b=new, autojunk=False).get_opcodes():
         if tag == "equal":
             start, end = str(i1) if i1 else "", str(i2) if i2 < len(base) else ""
             lines.append(f"{pad}*{whole}[{start}:{end}]," if start or end else f"{pad}*{whole},")
+            entries += 1
         else:
-            lines += [f"{pad}{item}," for item in items[j1:j2]]
-    return lines if len(lines) < len(new) else None
+            if run:
+                lines += [f"{pad}*{run(j1, j2)},"] if j2 > j1 else []
+            else:
+                lines += [f"{pad}{item}," for item in items[j1:j2]]
+            entries += j2 - j1
+    return lines if entries < len(new) else None
 
 
 def derive(base: Emitted, variant: Emitted, base_module: str, origins: dict[str, str]
@@ -562,7 +567,11 @@ class _Deriving:
         new_options = [_option(x) for x in v["option_infos"]]
         options = _splice(old_options, new_options, "BASE_GAME.info.options", new_options, "            ")
         old_rules, new_rules = [tuple(r) for r in o["rules"]], [tuple(r) for r in v["rules"]]
-        rules = _splice(old_rules, new_rules, "_BASE_RULES", [repr(r) for r in new_rules], "            ")
+        # (each run of the variant's own rule lines packed, `rt.unpacked`: natively a display of pairs
+        # is C for every pair, and for each a clean-up of all those before it)
+        rules = _splice(old_rules, new_rules, "_BASE_RULES", [repr(r) for r in new_rules], "            ",
+                        lambda j1, j2: _packed(tuple(new_rules[j1:j2]), "            ", least=0))
+        rules = None if rules is None else "\n".join(rules).split("\n")  # (a line each, indented below)
         lines = []
         if rules is not None and old_rules != new_rules:
             lines += ["_BASE_RULES = tuple(BASE_GAME.info.rules.items())  # spliced into this variant's "
@@ -583,7 +592,7 @@ class _Deriving:
         if old_rules != new_rules and rules is not None:
             facts += [f"{pad}rules=dict([", *(r[8 - len(pad):] for r in rules), f"{pad}]),"]
         elif old_rules != new_rules:
-            facts += [f"{pad}rules={{", *[f"{pad}    {p!r}: {w!r}," for p, w in new_rules], f"{pad}}},"]
+            facts.append(f"{pad}rules={_packed(dict(new_rules), pad)},")
         if o["drawing"] != v["drawing"]:
             facts.append(f"{pad}drawing={v['drawing']!r},")
         if same:

@@ -11,10 +11,14 @@ import ast
 import hashlib
 from pathlib import Path
 
-from rulewright.compiler import passes
+import pytest
+
+from rulewright import runtime as rt
+from rulewright.compiler import codegen, passes
 from rulewright.compiler.codegen import emit
-from rulewright.compiler.driver import Checked, check_file, compile_checked
+from rulewright.compiler.driver import Checked, check_file, compile_checked, compile_file
 from rulewright.compiler.lower import lower
+from rulewright.core.paths import generated_dir, ruleset_file
 
 TINY = Path(__file__).parent / "broken" / "_valid_minimal.yaml"
 
@@ -53,3 +57,100 @@ def test_the_same_program_gives_the_same_bytes_and_the_driver_adds_nothing() -> 
         assert emitted(checked, enabled) == text
         assert compile_checked(checked, enabled).source == text
     assert "Passes left off" not in emitted(checked, passes.ALL).splitlines()[3]
+
+
+# -- Constant data written packed (filter `packed`, runtime/packed.py; docs/native.md) ------------------
+
+def _read_back(code: str) -> object:
+    """The value of a literal the filter wrote: a display, or `rt.unpacked(...)` of one string constant."""
+    tree = ast.parse(code, mode="eval").body
+    if isinstance(tree, ast.Call):
+        (arg,) = tree.args  # one argument: a string constant, whatever the text held
+        assert isinstance(arg, ast.Constant) and isinstance(arg.value, str)
+        return rt.unpacked(arg.value)
+    return ast.literal_eval(code)
+
+
+def _same(a: object, b: object) -> bool:
+    """Equal and of the same types all through (a tuple is not a list, True is not 1)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
+    return a == b
+
+
+HOSTILE = ("it's", 'say "hi"', "back\\slash", "new\nline", "\x00nul", "', __import__('os')) #", "\u00e9t\u00e9 \u4e2d",
+           "\ud800", "\u2028", "}]", "")
+
+
+def test_a_big_constant_is_one_string_that_reads_back_exactly() -> None:
+    from rulewright.compiler.codegen import PACK_FROM, _packed
+    cells = tuple((f"A{i}", i % 16, i // 16) for i in range(176))
+    nested = (tuple((s, len(s), s == "", None) for s in HOSTILE * 3), {"k": (1, -2, 10**30), "": ()}, True)
+    for value in (cells, nested, tuple(range(PACK_FROM))):
+        code = _packed(value)
+        assert code.startswith("rt.unpacked(") and "\n" not in code
+        assert _same(_read_back(code), value)
+    rows = _packed(cells, "    ")
+    assert rows.count("\n") == len(cells) + 1 and '\n        \'[["A0", 0, 0], \'\n' in rows
+    assert _same(_read_back(rows), cells)
+    spans = {f"options.o{i}": f"rules/x.yaml:{i}" for i in range(40)} | {"weird\n'\"": "\ud800"}
+    assert _same(_read_back(_packed(spans, "")), spans)
+
+
+def test_a_small_constant_or_one_json_cannot_hold_stays_a_display() -> None:
+    from rulewright.compiler.codegen import PACK_FROM, _packed
+    small = tuple(range(PACK_FROM - 1))
+    assert _packed(small) == repr(small)
+    for value in (tuple(float(i) for i in range(40)), [1] * 40, frozenset(range(40)), {i: i for i in range(40)},
+                  tuple(range(40)) + ([1],)):
+        assert _packed(value) == repr(value)
+
+
+def _unpacked_calls(text: str) -> list[ast.Call]:
+    return [node for node in ast.walk(ast.parse(text)) if isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute) and node.func.attr == "unpacked"]
+
+
+def test_every_packed_value_in_generated_is_one_string_constant() -> None:
+    calls = [call for path in sorted(generated_dir().rglob("*.py"))
+             for call in _unpacked_calls(path.read_text(encoding="utf-8"))]
+    assert calls  # (the bundled boards are big enough to pack)
+    for call in calls:
+        (arg,) = call.args
+        assert not call.keywords and isinstance(arg, ast.Constant) and isinstance(arg.value, str)
+
+
+def _board_values(board: object) -> dict[str, object]:
+    slots = [slot for klass in type(board).__mro__ for slot in getattr(klass, "__slots__", ())]
+    return {slot: getattr(board, slot) for slot in slots
+            if hasattr(board, slot) and not slot.startswith("_") and slot != "tables"}  # (tables: made as read)
+
+
+@pytest.mark.parametrize("ruleset", ["yellow-yangtze", "chang-cheng", "china-schacht"])
+def test_a_packed_module_builds_the_same_boards_and_tables_as_displays_would(
+        ruleset: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    packed = compile_file(ruleset_file(ruleset), passes.ALL).source
+    monkeypatch.setattr(codegen, "PACK_FROM", 10**9)
+    plain = compile_file(ruleset_file(ruleset), passes.ALL).source
+    assert _unpacked_calls(packed) and not _unpacked_calls(plain)
+    spaces: list[dict[str, object]] = []
+    for text in (packed, plain):
+        space: dict[str, object] = {"__name__": f"rulewright.generated._packed_{len(spaces)}"}
+        exec(compile(text, "<generated>", "exec"), space)
+        spaces.append(space)
+    boards = [name for name in spaces[0] if name.startswith("_board__")]
+    assert boards and boards == [name for name in spaces[1] if name.startswith("_board__")]
+    for name in boards:
+        made = [space[name]() for space in spaces]  # type: ignore[operator]
+        assert _board_values(made[0]) == _board_values(made[1]) != {}
+    for name, value in spaces[0].items():
+        if isinstance(value, type) and issubclass(value, rt.State):
+            tables = [{k: v for k, v in vars(klass).items() if k.isupper()}
+                      for klass in (value, spaces[1][name])]
+            assert tables[0] == tables[1] and "DICE" in tables[0]
+        elif isinstance(value, rt.GameInfo):
+            assert value == spaces[1][name]

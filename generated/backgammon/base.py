@@ -730,57 +730,57 @@ GAME = rt.Game(
         options=(
         ),
         files=('rules/backgammon/base.yaml',),
-        rules={
-            'state.checkers': 'rules/backgammon/base.yaml:39',
-            'state.colour': 'rules/backgammon/base.yaml:40',
-            'state.bar': 'rules/backgammon/base.yaml:41',
-            'state.borne_off': 'rules/backgammon/base.yaml:42',
-            'state.mover': 'rules/backgammon/base.yaml:43',
-            'state.low_die': 'rules/backgammon/base.yaml:44',
-            'state.high_die': 'rules/backgammon/base.yaml:45',
-            'state.extra': 'rules/backgammon/base.yaml:46',
-            'state.turns': 'rules/backgammon/base.yaml:47',
-            'state.moved': 'rules/backgammon/base.yaml:48',
-            'define.pt': 'rules/backgammon/base.yaml:54',
-            'define.track': 'rules/backgammon/base.yaml:56',
-            'define.own': 'rules/backgammon/base.yaml:60',
-            'define.foes': 'rules/backgammon/base.yaml:61',
-            'define.occupied': 'rules/backgammon/base.yaml:63',
-            'define.froms': 'rules/backgammon/base.yaml:67',
-            'define.froms_after': 'rules/backgammon/base.yaml:68',
-            'define.all_home': 'rules/backgammon/base.yaml:70',
-            'define.furthest': 'rules/backgammon/base.yaml:71',
-            'define.can': 'rules/backgammon/base.yaml:78',
-            'define.mine_after': 'rules/backgammon/base.yaml:81',
-            'define.all_home_after': 'rules/backgammon/base.yaml:82',
-            'define.furthest_after': 'rules/backgammon/base.yaml:83',
-            'define.can_after': 'rules/backgammon/base.yaml:84',
-            'define.numbers': 'rules/backgammon/base.yaml:86',
-            'define.other_die': 'rules/backgammon/base.yaml:87',
-            'define.both': 'rules/backgammon/base.yaml:89',
-            'define.movable': 'rules/backgammon/base.yaml:91',
-            'define.larger': 'rules/backgammon/base.yaml:92',
-            'procedures.count_turn': 'rules/backgammon/base.yaml:129',
-            'procedures.hop': 'rules/backgammon/base.yaml:134',
-            'phases.play': 'rules/backgammon/base.yaml:113',
-            'phases.play.start': 'rules/backgammon/base.yaml:113',
-            'phases.play.actions': 'rules/backgammon/base.yaml:113',
-            'actions.move_two': 'rules/backgammon/base.yaml:154',
-            'actions.move_two.choose': 'rules/backgammon/base.yaml:157',
-            'actions.move_two.choose.d': 'rules/backgammon/base.yaml:157',
-            'actions.move_two.choose.a': 'rules/backgammon/base.yaml:158',
-            'actions.move_two.choose.e': 'rules/backgammon/base.yaml:159',
-            'actions.move_two.choose.b': 'rules/backgammon/base.yaml:160',
-            'actions.move_one': 'rules/backgammon/base.yaml:172',
-            'actions.move_one.when': 'rules/backgammon/base.yaml:173',
-            'actions.move_one.choose': 'rules/backgammon/base.yaml:175',
-            'actions.move_one.choose.d': 'rules/backgammon/base.yaml:175',
-            'actions.move_one.choose.a': 'rules/backgammon/base.yaml:176',
-            'triggers.turn_over': 'rules/backgammon/base.yaml:183',
-            'end': 'rules/backgammon/base.yaml:197',
-            'scoring.checkers_off': 'rules/backgammon/base.yaml:199',
-            'returns': 'rules/backgammon/base.yaml:202',
-        },
+        rules=rt.unpacked(
+            '{"state.checkers": "rules/backgammon/base.yaml:39", '
+            '"state.colour": "rules/backgammon/base.yaml:40", '
+            '"state.bar": "rules/backgammon/base.yaml:41", '
+            '"state.borne_off": "rules/backgammon/base.yaml:42", '
+            '"state.mover": "rules/backgammon/base.yaml:43", '
+            '"state.low_die": "rules/backgammon/base.yaml:44", '
+            '"state.high_die": "rules/backgammon/base.yaml:45", '
+            '"state.extra": "rules/backgammon/base.yaml:46", '
+            '"state.turns": "rules/backgammon/base.yaml:47", '
+            '"state.moved": "rules/backgammon/base.yaml:48", '
+            '"define.pt": "rules/backgammon/base.yaml:54", '
+            '"define.track": "rules/backgammon/base.yaml:56", '
+            '"define.own": "rules/backgammon/base.yaml:60", '
+            '"define.foes": "rules/backgammon/base.yaml:61", '
+            '"define.occupied": "rules/backgammon/base.yaml:63", '
+            '"define.froms": "rules/backgammon/base.yaml:67", '
+            '"define.froms_after": "rules/backgammon/base.yaml:68", '
+            '"define.all_home": "rules/backgammon/base.yaml:70", '
+            '"define.furthest": "rules/backgammon/base.yaml:71", '
+            '"define.can": "rules/backgammon/base.yaml:78", '
+            '"define.mine_after": "rules/backgammon/base.yaml:81", '
+            '"define.all_home_after": "rules/backgammon/base.yaml:82", '
+            '"define.furthest_after": "rules/backgammon/base.yaml:83", '
+            '"define.can_after": "rules/backgammon/base.yaml:84", '
+            '"define.numbers": "rules/backgammon/base.yaml:86", '
+            '"define.other_die": "rules/backgammon/base.yaml:87", '
+            '"define.both": "rules/backgammon/base.yaml:89", '
+            '"define.movable": "rules/backgammon/base.yaml:91", '
+            '"define.larger": "rules/backgammon/base.yaml:92", '
+            '"procedures.count_turn": "rules/backgammon/base.yaml:129", '
+            '"procedures.hop": "rules/backgammon/base.yaml:134", '
+            '"phases.play": "rules/backgammon/base.yaml:113", '
+            '"phases.play.start": "rules/backgammon/base.yaml:113", '
+            '"phases.play.actions": "rules/backgammon/base.yaml:113", '
+            '"actions.move_two": "rules/backgammon/base.yaml:154", '
+            '"actions.move_two.choose": "rules/backgammon/base.yaml:157", '
+            '"actions.move_two.choose.d": "rules/backgammon/base.yaml:157", '
+            '"actions.move_two.choose.a": "rules/backgammon/base.yaml:158", '
+            '"actions.move_two.choose.e": "rules/backgammon/base.yaml:159", '
+            '"actions.move_two.choose.b": "rules/backgammon/base.yaml:160", '
+            '"actions.move_one": "rules/backgammon/base.yaml:172", '
+            '"actions.move_one.when": "rules/backgammon/base.yaml:173", '
+            '"actions.move_one.choose": "rules/backgammon/base.yaml:175", '
+            '"actions.move_one.choose.d": "rules/backgammon/base.yaml:175", '
+            '"actions.move_one.choose.a": "rules/backgammon/base.yaml:176", '
+            '"triggers.turn_over": "rules/backgammon/base.yaml:183", '
+            '"end": "rules/backgammon/base.yaml:197", '
+            '"scoring.checkers_off": "rules/backgammon/base.yaml:199", '
+            '"returns": "rules/backgammon/base.yaml:202"}'
+        ),
     ),
     BackgammonState,
     {

@@ -102,63 +102,63 @@ def _board__great_wall() -> rt.WallBoard:
     # rules/chang-cheng/base.yaml:194
     return rt.WallBoard(
         'great_wall',
-        (
-            ('one', (('one_front', ('1F1', '1F2', '1F3', '1F4', '1F5', '1F6', '1F7', '1F8', '1F9', '1F10', '1F11', '1F12', '1F13')), ('one_back', ('1B1', '1B2', '1B3', '1B4', '1B5', '1B6', '1B7', '1B8', '1B9', '1B10', '1B11', '1B12', '1B13', '1B14')))),
-            ('two', (('two_front', ('2F1', '2F2', '2F3', '2F4', '2F5', '2F6', '2F7', '2F8', '2F9', '2F10', '2F11', '2F12')), ('two_back', ('2B1', '2B2', '2B3', '2B4', '2B5', '2B6', '2B7', '2B8', '2B9', '2B10', '2B11', '2B12', '2B13', '2B14', '2B15')))),
-            ('three', (('three_front', ('3F1', '3F2', '3F3', '3F4', '3F5', '3F6', '3F7', '3F8', '3F9', '3F10', '3F11', '3F12', '3F13', '3F14')), ('three_back', ('3B1', '3B2', '3B3', '3B4', '3B5', '3B6', '3B7', '3B8', '3B9', '3B10', '3B11', '3B12', '3B13')))),
-            ('four', (('four_front', ('4F1', '4F2', '4F3', '4F4', '4F5', '4F6', '4F7', '4F8', '4F9', '4F10', '4F11', '4F12', '4F13', '4F14', '4F15')), ('four_back', ('4B1', '4B2', '4B3', '4B4', '4B5', '4B6', '4B7', '4B8', '4B9', '4B10', '4B11', '4B12')))),
-        ),
+        rt.unpacked(
+            '[["one", [["one_front", ["1F1", "1F2", "1F3", "1F4", "1F5", "1F6", "1F7", "1F8", "1F9", "1F10", "1F11", "1F12", "1F13"]], ["one_back", ["1B1", "1B2", "1B3", "1B4", "1B5", "1B6", "1B7", "1B8", "1B9", "1B10", "1B11", "1B12", "1B13", "1B14"]]]], '
+            '["two", [["two_front", ["2F1", "2F2", "2F3", "2F4", "2F5", "2F6", "2F7", "2F8", "2F9", "2F10", "2F11", "2F12"]], ["two_back", ["2B1", "2B2", "2B3", "2B4", "2B5", "2B6", "2B7", "2B8", "2B9", "2B10", "2B11", "2B12", "2B13", "2B14", "2B15"]]]], '
+            '["three", [["three_front", ["3F1", "3F2", "3F3", "3F4", "3F5", "3F6", "3F7", "3F8", "3F9", "3F10", "3F11", "3F12", "3F13", "3F14"]], ["three_back", ["3B1", "3B2", "3B3", "3B4", "3B5", "3B6", "3B7", "3B8", "3B9", "3B10", "3B11", "3B12", "3B13"]]]], '
+            '["four", [["four_front", ["4F1", "4F2", "4F3", "4F4", "4F5", "4F6", "4F7", "4F8", "4F9", "4F10", "4F11", "4F12", "4F13", "4F14", "4F15"]], ["four_back", ["4B1", "4B2", "4B3", "4B4", "4B5", "4B6", "4B7", "4B8", "4B9", "4B10", "4B11", "4B12"]]]]]'
+        ),  # the pieces, each with its faces and their spots
         ('province', 'mongol'),
-        (
-            rt.RegionSpec('province', 'Yan', ('1F1', '1F2', '1F3', '1F4')),
-            rt.RegionSpec('province', 'Dai', ('1F5', '1F6', '1F7', '1F8', '1F9')),
-            rt.RegionSpec('province', 'Zhao', ('1F10', '1F11', '1F12', '1F13')),
-            rt.RegionSpec('province', 'Wei', ('1B1', '1B2', '1B3', '1B4', '1B5')),
-            rt.RegionSpec('province', 'Jin', ('1B6', '1B7', '1B8')),
-            rt.RegionSpec('province', 'Qin', ('1B9', '1B10', '1B11', '1B12', '1B13', '1B14')),
-            rt.RegionSpec('province', 'Qi', ('2F1', '2F2', '2F3', '2F4')),
-            rt.RegionSpec('province', 'Liang', ('2F5', '2F6', '2F7', '2F8')),
-            rt.RegionSpec('province', 'You', ('2F9', '2F10', '2F11', '2F12')),
-            rt.RegionSpec('province', 'Bing', ('2B1', '2B2', '2B3', '2B4', '2B5', '2B6')),
-            rt.RegionSpec('province', 'Ji', ('2B7', '2B8', '2B9', '2B10', '2B11')),
-            rt.RegionSpec('province', 'Yong', ('2B12', '2B13', '2B14', '2B15')),
-            rt.RegionSpec('province', 'Shuo', ('3F1', '3F2', '3F3')),
-            rt.RegionSpec('province', 'Yun', ('3F4', '3F5', '3F6', '3F7', '3F8', '3F9')),
-            rt.RegionSpec('province', 'Ning', ('3F10', '3F11', '3F12', '3F13', '3F14')),
-            rt.RegionSpec('province', 'Gan', ('3B1', '3B2', '3B3', '3B4', '3B5')),
-            rt.RegionSpec('province', 'Su', ('3B6', '3B7', '3B8', '3B9')),
-            rt.RegionSpec('province', 'Liao', ('3B10', '3B11', '3B12', '3B13')),
-            rt.RegionSpec('province', 'Shang', ('4F1', '4F2', '4F3', '4F4')),
-            rt.RegionSpec('province', 'Xia', ('4F5', '4F6', '4F7', '4F8', '4F9')),
-            rt.RegionSpec('province', 'Long', ('4F10', '4F11', '4F12', '4F13', '4F14', '4F15')),
-            rt.RegionSpec('province', 'Hexi', ('4B1', '4B2', '4B3')),
-            rt.RegionSpec('province', 'Hetao', ('4B4', '4B5', '4B6', '4B7', '4B8')),
-            rt.RegionSpec('province', 'Jizhou', ('4B9', '4B10', '4B11', '4B12')),
-            rt.RegionSpec('mongol', 'Khalkha', ('1F1', '1F2', '1F3', '1F4')),
-            rt.RegionSpec('mongol', 'Ordos', ('1F5', '1F6', '1F7', '1F8')),
-            rt.RegionSpec('mongol', 'Chahar', ('1F9', '1F10', '1F11', '1F12', '1F13')),
-            rt.RegionSpec('mongol', 'Tumed', ('1B1', '1B2', '1B3', '1B4', '1B5')),
-            rt.RegionSpec('mongol', 'Abaga', ('1B6', '1B7', '1B8', '1B9')),
-            rt.RegionSpec('mongol', 'Sunid', ('1B10', '1B11', '1B12', '1B13', '1B14')),
-            rt.RegionSpec('mongol', 'Naiman', ('2F1', '2F2', '2F3')),
-            rt.RegionSpec('mongol', 'Aohan', ('2F4', '2F5', '2F6', '2F7', '2F8')),
-            rt.RegionSpec('mongol', 'Jarud', ('2F9', '2F10', '2F11', '2F12')),
-            rt.RegionSpec('mongol', 'Kharchin', ('2B1', '2B2', '2B3', '2B4', '2B5')),
-            rt.RegionSpec('mongol', 'Urad', ('2B6', '2B7', '2B8', '2B9', '2B10')),
-            rt.RegionSpec('mongol', 'Alxa', ('2B11', '2B12', '2B13', '2B14', '2B15')),
-            rt.RegionSpec('mongol', 'Barga', ('3F1', '3F2', '3F3', '3F4')),
-            rt.RegionSpec('mongol', 'Khorchin', ('3F5', '3F6', '3F7', '3F8', '3F9', '3F10')),
-            rt.RegionSpec('mongol', 'Ujumchin', ('3F11', '3F12', '3F13', '3F14')),
-            rt.RegionSpec('mongol', 'Oirat', ('3B1', '3B2', '3B3', '3B4', '3B5')),
-            rt.RegionSpec('mongol', 'Dariganga', ('3B6', '3B7', '3B8')),
-            rt.RegionSpec('mongol', 'Khovd', ('3B9', '3B10', '3B11', '3B12', '3B13')),
-            rt.RegionSpec('mongol', 'Uriankhai', ('4F1', '4F2', '4F3', '4F4', '4F5', '4F6')),
-            rt.RegionSpec('mongol', 'Kerait', ('4F7', '4F8', '4F9', '4F10')),
-            rt.RegionSpec('mongol', 'Merkit', ('4F11', '4F12', '4F13', '4F14', '4F15')),
-            rt.RegionSpec('mongol', 'Tumen', ('4B1', '4B2', '4B3', '4B4')),
-            rt.RegionSpec('mongol', 'Ongud', ('4B5', '4B6', '4B7', '4B8')),
-            rt.RegionSpec('mongol', 'Tatar', ('4B9', '4B10', '4B11', '4B12')),
-        ),
+        rt.region_specs(rt.unpacked(
+            '[["province", "Yan", ["1F1", "1F2", "1F3", "1F4"]], '
+            '["province", "Dai", ["1F5", "1F6", "1F7", "1F8", "1F9"]], '
+            '["province", "Zhao", ["1F10", "1F11", "1F12", "1F13"]], '
+            '["province", "Wei", ["1B1", "1B2", "1B3", "1B4", "1B5"]], '
+            '["province", "Jin", ["1B6", "1B7", "1B8"]], '
+            '["province", "Qin", ["1B9", "1B10", "1B11", "1B12", "1B13", "1B14"]], '
+            '["province", "Qi", ["2F1", "2F2", "2F3", "2F4"]], '
+            '["province", "Liang", ["2F5", "2F6", "2F7", "2F8"]], '
+            '["province", "You", ["2F9", "2F10", "2F11", "2F12"]], '
+            '["province", "Bing", ["2B1", "2B2", "2B3", "2B4", "2B5", "2B6"]], '
+            '["province", "Ji", ["2B7", "2B8", "2B9", "2B10", "2B11"]], '
+            '["province", "Yong", ["2B12", "2B13", "2B14", "2B15"]], '
+            '["province", "Shuo", ["3F1", "3F2", "3F3"]], '
+            '["province", "Yun", ["3F4", "3F5", "3F6", "3F7", "3F8", "3F9"]], '
+            '["province", "Ning", ["3F10", "3F11", "3F12", "3F13", "3F14"]], '
+            '["province", "Gan", ["3B1", "3B2", "3B3", "3B4", "3B5"]], '
+            '["province", "Su", ["3B6", "3B7", "3B8", "3B9"]], '
+            '["province", "Liao", ["3B10", "3B11", "3B12", "3B13"]], '
+            '["province", "Shang", ["4F1", "4F2", "4F3", "4F4"]], '
+            '["province", "Xia", ["4F5", "4F6", "4F7", "4F8", "4F9"]], '
+            '["province", "Long", ["4F10", "4F11", "4F12", "4F13", "4F14", "4F15"]], '
+            '["province", "Hexi", ["4B1", "4B2", "4B3"]], '
+            '["province", "Hetao", ["4B4", "4B5", "4B6", "4B7", "4B8"]], '
+            '["province", "Jizhou", ["4B9", "4B10", "4B11", "4B12"]], '
+            '["mongol", "Khalkha", ["1F1", "1F2", "1F3", "1F4"]], '
+            '["mongol", "Ordos", ["1F5", "1F6", "1F7", "1F8"]], '
+            '["mongol", "Chahar", ["1F9", "1F10", "1F11", "1F12", "1F13"]], '
+            '["mongol", "Tumed", ["1B1", "1B2", "1B3", "1B4", "1B5"]], '
+            '["mongol", "Abaga", ["1B6", "1B7", "1B8", "1B9"]], '
+            '["mongol", "Sunid", ["1B10", "1B11", "1B12", "1B13", "1B14"]], '
+            '["mongol", "Naiman", ["2F1", "2F2", "2F3"]], '
+            '["mongol", "Aohan", ["2F4", "2F5", "2F6", "2F7", "2F8"]], '
+            '["mongol", "Jarud", ["2F9", "2F10", "2F11", "2F12"]], '
+            '["mongol", "Kharchin", ["2B1", "2B2", "2B3", "2B4", "2B5"]], '
+            '["mongol", "Urad", ["2B6", "2B7", "2B8", "2B9", "2B10"]], '
+            '["mongol", "Alxa", ["2B11", "2B12", "2B13", "2B14", "2B15"]], '
+            '["mongol", "Barga", ["3F1", "3F2", "3F3", "3F4"]], '
+            '["mongol", "Khorchin", ["3F5", "3F6", "3F7", "3F8", "3F9", "3F10"]], '
+            '["mongol", "Ujumchin", ["3F11", "3F12", "3F13", "3F14"]], '
+            '["mongol", "Oirat", ["3B1", "3B2", "3B3", "3B4", "3B5"]], '
+            '["mongol", "Dariganga", ["3B6", "3B7", "3B8"]], '
+            '["mongol", "Khovd", ["3B9", "3B10", "3B11", "3B12", "3B13"]], '
+            '["mongol", "Uriankhai", ["4F1", "4F2", "4F3", "4F4", "4F5", "4F6"]], '
+            '["mongol", "Kerait", ["4F7", "4F8", "4F9", "4F10"]], '
+            '["mongol", "Merkit", ["4F11", "4F12", "4F13", "4F14", "4F15"]], '
+            '["mongol", "Tumen", ["4B1", "4B2", "4B3", "4B4"]], '
+            '["mongol", "Ongud", ["4B5", "4B6", "4B7", "4B8"]], '
+            '["mongol", "Tatar", ["4B9", "4B10", "4B11", "4B12"]]]'
+        )),
     )
 
 
@@ -208,31 +208,31 @@ class ChangChengState(rt.State):
     PHASE_STARTS: ClassVar[tuple[bool, ...]] = (False, False, False)
     TURN_END_TRIGGERS: ClassVar[bool] = True
     TEXT_PREFIX: ClassVar[dict[str, str]] = {'first_wall': 'wall ', 'first_card': 'card ', 'place_double': 'double ', 'place_tower': 'tower ', 'second_wall': 'wall ', 'second_card': 'card ', 'card_wall': 'wall '}
-    ENUMS: ClassVar[dict[str, tuple[str, ...]]] = {
-        'role': ('seat1', 'seat2', 'seat3', 'seat4'),
-        'block': ('empty', 'single', 'double', 'tower', 'ruin'),
-        'card': ('warrior', 'traitor', 'flood', 'mason', 'architect', 'mandarin'),
-        'card_effect': ('gains_two', 'loses_two', 'extra_section', 'ruin_a_wall', 'remove_peril', 'swap_walls', 'keep_walls'),
-        'end_of_wall': ('left_end', 'right_end'),
-        'move': ('no_move', 'two_walls', 'two_cards', 'card_and_wall', 'double_section', 'tower_raised', 'one_wall', 'one_card'),
-        'event': ('diplomacy', 'domination', 'imperial_recognition', 'watchers'),
-        'wallpiece': ('one', 'two', 'three', 'four'),
-        'wallface': ('one_front', 'one_back', 'two_front', 'two_back', 'three_front', 'three_back', 'four_front', 'four_back'),
-        'regionkind': ('province', 'mongol'),
-        'faces': ('drawn', 'chosen'),
-        'partial_actions': ('full_if_possible', 'chosen_action'),
-        'first_turn_section': ('single_only', 'any_section'),
-        'reserved_space': ('owner_chooses', 'next_player_chooses'),
-        'reservation': ('lapses', 'stays'),
-        'peek': ('section_region', 'one_of_province', 'all_of_province'),
-        'protection_order': ('left_to_right', 'builder_chooses'),
-        'used_cards': ('discarded', 'back_to_hand'),
-        'new_board': ('end_of_turn', 'at_once'),
-        'new_board_tokens': ('drawn_tokens', 'no_tokens'),
-        'emperor_shortfall': ('carried_over', 'lost'),
-        'score_floor': ('below_zero', 'at_zero'),
-        'ruins_elsewhere': ('not_counted', 'counted'),
-    }
+    ENUMS: ClassVar[dict[str, tuple[str, ...]]] = rt.unpacked(
+        '{"role": ["seat1", "seat2", "seat3", "seat4"], '
+        '"block": ["empty", "single", "double", "tower", "ruin"], '
+        '"card": ["warrior", "traitor", "flood", "mason", "architect", "mandarin"], '
+        '"card_effect": ["gains_two", "loses_two", "extra_section", "ruin_a_wall", "remove_peril", "swap_walls", "keep_walls"], '
+        '"end_of_wall": ["left_end", "right_end"], '
+        '"move": ["no_move", "two_walls", "two_cards", "card_and_wall", "double_section", "tower_raised", "one_wall", "one_card"], '
+        '"event": ["diplomacy", "domination", "imperial_recognition", "watchers"], '
+        '"wallpiece": ["one", "two", "three", "four"], '
+        '"wallface": ["one_front", "one_back", "two_front", "two_back", "three_front", "three_back", "four_front", "four_back"], '
+        '"regionkind": ["province", "mongol"], '
+        '"faces": ["drawn", "chosen"], '
+        '"partial_actions": ["full_if_possible", "chosen_action"], '
+        '"first_turn_section": ["single_only", "any_section"], '
+        '"reserved_space": ["owner_chooses", "next_player_chooses"], '
+        '"reservation": ["lapses", "stays"], '
+        '"peek": ["section_region", "one_of_province", "all_of_province"], '
+        '"protection_order": ["left_to_right", "builder_chooses"], '
+        '"used_cards": ["discarded", "back_to_hand"], '
+        '"new_board": ["end_of_turn", "at_once"], '
+        '"new_board_tokens": ["drawn_tokens", "no_tokens"], '
+        '"emperor_shortfall": ["carried_over", "lost"], '
+        '"score_floor": ["below_zero", "at_zero"], '
+        '"ruins_elsewhere": ["not_counted", "counted"]}'
+    )
     ACTOR_IS_CURRENT: ClassVar[bool] = True  # no phase names who acts: the seat whose turn it is decides
     SUSPENDS: ClassVar[bool] = True  # an effect can wait for a seat's decision (`ask`): moves run as steps
     ASKS: ClassVar[dict[str, str]] = {'eliminate': 'card', 'exchange': 'card_effect', 'first_face': 'wallface', 'flooding': 'card_effect', 'kept': 'spot', 'looked_at': 'region', 'masonry': 'card_effect', 'new_end': 'end_of_wall', 'new_face': 'wallface', 'removed': 'region', 'ruined': 'spot', 'scored_first': 'region', 'second_face': 'wallface', 'swap_here': 'spot', 'swap_there': 'spot', 'treason': 'card_effect'}  # each decision asked, and how its choices are written
@@ -1763,155 +1763,155 @@ GAME = rt.Game(
             rt.OptionInfo('ruins_elsewhere', 'not_counted', ('not_counted', 'counted'), "Whether a ruined section still counts where the Traitor's sentence does not say: in the majorities of the Mongol scoring and for Diplomacy. not_counted: a ruin counts nowhere (it is no longer a section). counted: it counts there, as a section of its colour.", '"Les murs détruits ne sont plus pris en compte dans le calcul des majorités pour le contrôle de la province, ou pour le calcul de la valeur de la province."'),
         ),
         files=('rules/chang-cheng/base.yaml',),
-        rules={
-            'options.faces': 'rules/chang-cheng/base.yaml:42',
-            'options.partial_actions': 'rules/chang-cheng/base.yaml:53',
-            'options.first_turn_section': 'rules/chang-cheng/base.yaml:66',
-            'options.reserved_space': 'rules/chang-cheng/base.yaml:76',
-            'options.reservation': 'rules/chang-cheng/base.yaml:87',
-            'options.peek': 'rules/chang-cheng/base.yaml:97',
-            'options.protection_order': 'rules/chang-cheng/base.yaml:109',
-            'options.used_cards': 'rules/chang-cheng/base.yaml:118',
-            'options.new_board': 'rules/chang-cheng/base.yaml:129',
-            'options.new_board_tokens': 'rules/chang-cheng/base.yaml:140',
-            'options.emperor_shortfall': 'rules/chang-cheng/base.yaml:152',
-            'options.score_floor': 'rules/chang-cheng/base.yaml:166',
-            'options.ruins_elsewhere': 'rules/chang-cheng/base.yaml:175',
-            'state.layout': 'rules/chang-cheng/base.yaml:289',
-            'state.block_at': 'rules/chang-cheng/base.yaml:293',
-            'state.builder': 'rules/chang-cheng/base.yaml:298',
-            'state.reserved': 'rules/chang-cheng/base.yaml:303',
-            'state.singles': 'rules/chang-cheng/base.yaml:308',
-            'state.double_left': 'rules/chang-cheng/base.yaml:314',
-            'state.tower_left': 'rules/chang-cheng/base.yaml:319',
-            'state.hand': 'rules/chang-cheng/base.yaml:324',
-            'state.placed': 'rules/chang-cheng/base.yaml:331',
-            'state.backs': 'rules/chang-cheng/base.yaml:338',
-            'state.revealed': 'rules/chang-cheng/base.yaml:343',
-            'state.cancelled': 'rules/chang-cheng/base.yaml:347',
-            'state.eliminated': 'rules/chang-cheng/base.yaml:351',
-            'state.province_token': 'rules/chang-cheng/base.yaml:355',
-            'state.peril': 'rules/chang-cheng/base.yaml:365',
-            'state.has_peril': 'rules/chang-cheng/base.yaml:371',
-            'state.face_up_peril': 'rules/chang-cheng/base.yaml:376',
-            'state.sightings': 'rules/chang-cheng/base.yaml:381',
-            'state.reputation_pool': 'rules/chang-cheng/base.yaml:387',
-            'state.peril_pool': 'rules/chang-cheng/base.yaml:392',
-            'state.protected': 'rules/chang-cheng/base.yaml:397',
-            'state.emperor_on': 'rules/chang-cheng/base.yaml:402',
-            'state.emperor_owed': 'rules/chang-cheng/base.yaml:406',
-            'state.pieces_added': 'rules/chang-cheng/base.yaml:410',
-            'state.points': 'rules/chang-cheng/base.yaml:414',
-            'state.first_turn': 'rules/chang-cheng/base.yaml:419',
-            'state.move_kind': 'rules/chang-cheng/base.yaml:423',
-            'state.move_provinces': 'rules/chang-cheng/base.yaml:427',
-            'state.bonus': 'rules/chang-cheng/base.yaml:431',
-            'state.province_bonus': 'rules/chang-cheng/base.yaml:436',
-            'state.passes': 'rules/chang-cheng/base.yaml:440',
-            'state.game_over': 'rules/chang-cheng/base.yaml:444',
-            'state.events': 'rules/chang-cheng/base.yaml:448',
-            'define.laid': 'rules/chang-cheng/base.yaml:455',
-            'define.provinces_laid': 'rules/chang-cheng/base.yaml:456',
-            'define.mongols_laid': 'rules/chang-cheng/base.yaml:457',
-            'define.province_at': 'rules/chang-cheng/base.yaml:458',
-            'define.mongol_at': 'rules/chang-cheng/base.yaml:459',
-            'define.face_regions': 'rules/chang-cheng/base.yaml:460',
-            'define.standing': 'rules/chang-cheng/base.yaml:462',
-            'define.lapsed': 'rules/chang-cheng/base.yaml:464',
-            'define.single_space': 'rules/chang-cheng/base.yaml:465',
-            'define.open_space': 'rules/chang-cheng/base.yaml:469',
-            'define.single_spaces': 'rules/chang-cheng/base.yaml:470',
-            'define.wall_provinces': 'rules/chang-cheng/base.yaml:471',
-            'define.open_provinces': 'rules/chang-cheng/base.yaml:473',
-            'define.double_partners': 'rules/chang-cheng/base.yaml:476',
-            'define.double_spaces': 'rules/chang-cheng/base.yaml:477',
-            'define.tower_spaces': 'rules/chang-cheng/base.yaml:479',
-            'define.full': 'rules/chang-cheng/base.yaml:483',
-            'define.wall_complete': 'rules/chang-cheng/base.yaml:484',
-            'define.can_two_walls': 'rules/chang-cheng/base.yaml:486',
-            'define.can_two_cards': 'rules/chang-cheng/base.yaml:487',
-            'define.can_card_and_wall': 'rules/chang-cheng/base.yaml:489',
-            'define.can_double': 'rules/chang-cheng/base.yaml:490',
-            'define.can_tower': 'rules/chang-cheng/base.yaml:491',
-            'define.any_full': 'rules/chang-cheng/base.yaml:492',
-            'define.partial_allowed': 'rules/chang-cheng/base.yaml:494',
-            'define.card_provinces': 'rules/chang-cheng/base.yaml:497',
-            'define.held': 'rules/chang-cheng/base.yaml:503',
-            'define.sections': 'rules/chang-cheng/base.yaml:504',
-            'define.token_worth': 'rules/chang-cheng/base.yaml:506',
-            'define.card_owner': 'rules/chang-cheng/base.yaml:507',
-            'define.mongol_wall': 'rules/chang-cheng/base.yaml:509',
-            'define.mongol_held': 'rules/chang-cheng/base.yaml:510',
-            'define.tower_in': 'rules/chang-cheng/base.yaml:512',
-            'define.attacked': 'rules/chang-cheng/base.yaml:513',
-            'define.threat': 'rules/chang-cheng/base.yaml:516',
-            'define.mongol_loss': 'rules/chang-cheng/base.yaml:517',
-            'procedures.lay_tokens': 'rules/chang-cheng/base.yaml:538',
-            'procedures.lay_peril': 'rules/chang-cheng/base.yaml:548',
-            'procedures.take_out_peril': 'rules/chang-cheng/base.yaml:552',
-            'procedures.turn_up': 'rules/chang-cheng/base.yaml:557',
-            'procedures.build': 'rules/chang-cheng/base.yaml:562',
-            'procedures.on_occupied': 'rules/chang-cheng/base.yaml:569',
-            'procedures.look_after_building': 'rules/chang-cheng/base.yaml:574',
-            'procedures.look': 'rules/chang-cheng/base.yaml:586',
-            'procedures.check_protection': 'rules/chang-cheng/base.yaml:590',
-            'procedures.protect': 'rules/chang-cheng/base.yaml:604',
-            'procedures.resolve': 'rules/chang-cheng/base.yaml:647',
-            'procedures.add_piece_if_due': 'rules/chang-cheng/base.yaml:709',
-            'procedures.attach': 'rules/chang-cheng/base.yaml:716',
-            'procedures.lay_card': 'rules/chang-cheng/base.yaml:728',
-            'procedures.reserve_beside': 'rules/chang-cheng/base.yaml:734',
-            'phases.turn': 'rules/chang-cheng/base.yaml:748',
-            'phases.turn.start': 'rules/chang-cheng/base.yaml:748',
-            'phases.turn.actions': 'rules/chang-cheng/base.yaml:748',
-            'phases.second_wall': 'rules/chang-cheng/base.yaml:750',
-            'phases.second_wall.start': 'rules/chang-cheng/base.yaml:750',
-            'phases.second_wall.actions': 'rules/chang-cheng/base.yaml:750',
-            'phases.after_card': 'rules/chang-cheng/base.yaml:752',
-            'phases.after_card.start': 'rules/chang-cheng/base.yaml:752',
-            'phases.after_card.actions': 'rules/chang-cheng/base.yaml:752',
-            'actions.first_wall': 'rules/chang-cheng/base.yaml:756',
-            'actions.first_wall.when': 'rules/chang-cheng/base.yaml:760',
-            'actions.first_wall.choose': 'rules/chang-cheng/base.yaml:761',
-            'actions.first_wall.choose.s': 'rules/chang-cheng/base.yaml:761',
-            'actions.first_card': 'rules/chang-cheng/base.yaml:773',
-            'actions.first_card.when': 'rules/chang-cheng/base.yaml:778',
-            'actions.first_card.choose': 'rules/chang-cheng/base.yaml:780',
-            'actions.first_card.choose.c': 'rules/chang-cheng/base.yaml:780',
-            'actions.first_card.choose.r': 'rules/chang-cheng/base.yaml:781',
-            'actions.place_double': 'rules/chang-cheng/base.yaml:794',
-            'actions.place_double.when': 'rules/chang-cheng/base.yaml:799',
-            'actions.place_double.choose': 'rules/chang-cheng/base.yaml:801',
-            'actions.place_double.choose.s': 'rules/chang-cheng/base.yaml:801',
-            'actions.place_double.choose.t': 'rules/chang-cheng/base.yaml:802',
-            'actions.place_tower': 'rules/chang-cheng/base.yaml:811',
-            'actions.place_tower.when': 'rules/chang-cheng/base.yaml:814',
-            'actions.place_tower.choose': 'rules/chang-cheng/base.yaml:815',
-            'actions.place_tower.choose.s': 'rules/chang-cheng/base.yaml:815',
-            'actions.second_wall': 'rules/chang-cheng/base.yaml:823',
-            'actions.second_wall.choose': 'rules/chang-cheng/base.yaml:824',
-            'actions.second_wall.choose.s': 'rules/chang-cheng/base.yaml:824',
-            'actions.second_card': 'rules/chang-cheng/base.yaml:830',
-            'actions.second_card.choose': 'rules/chang-cheng/base.yaml:832',
-            'actions.second_card.choose.c': 'rules/chang-cheng/base.yaml:832',
-            'actions.second_card.choose.r': 'rules/chang-cheng/base.yaml:833',
-            'actions.card_wall': 'rules/chang-cheng/base.yaml:841',
-            'actions.card_wall.when': 'rules/chang-cheng/base.yaml:842',
-            'actions.card_wall.choose': 'rules/chang-cheng/base.yaml:843',
-            'actions.card_wall.choose.s': 'rules/chang-cheng/base.yaml:843',
-            'triggers.turn_over': 'rules/chang-cheng/base.yaml:857',
-            'end': 'rules/chang-cheng/base.yaml:875',
-            'scoring.reputation': 'rules/chang-cheng/base.yaml:879',
-            'scoring.mongols': 'rules/chang-cheng/base.yaml:885',
-            'invariants.sections_conserved': 'rules/chang-cheng/base.yaml:891',
-            'invariants.cards_conserved': 'rules/chang-cheng/base.yaml:898',
-            'invariants.sections_only_on_the_wall': 'rules/chang-cheng/base.yaml:904',
-            'invariants.a_colour_where_a_section_stands': 'rules/chang-cheng/base.yaml:906',
-            'invariants.peril_seen_as_it_lies': 'rules/chang-cheng/base.yaml:909',
-            'invariants.each_piece_laid_once': 'rules/chang-cheng/base.yaml:915',
-            'invariants.three_emperor_cards': 'rules/chang-cheng/base.yaml:918',
-            'invariants.at_most_two_event_cards': 'rules/chang-cheng/base.yaml:921',
-        },
+        rules=rt.unpacked(
+            '{"options.faces": "rules/chang-cheng/base.yaml:42", '
+            '"options.partial_actions": "rules/chang-cheng/base.yaml:53", '
+            '"options.first_turn_section": "rules/chang-cheng/base.yaml:66", '
+            '"options.reserved_space": "rules/chang-cheng/base.yaml:76", '
+            '"options.reservation": "rules/chang-cheng/base.yaml:87", '
+            '"options.peek": "rules/chang-cheng/base.yaml:97", '
+            '"options.protection_order": "rules/chang-cheng/base.yaml:109", '
+            '"options.used_cards": "rules/chang-cheng/base.yaml:118", '
+            '"options.new_board": "rules/chang-cheng/base.yaml:129", '
+            '"options.new_board_tokens": "rules/chang-cheng/base.yaml:140", '
+            '"options.emperor_shortfall": "rules/chang-cheng/base.yaml:152", '
+            '"options.score_floor": "rules/chang-cheng/base.yaml:166", '
+            '"options.ruins_elsewhere": "rules/chang-cheng/base.yaml:175", '
+            '"state.layout": "rules/chang-cheng/base.yaml:289", '
+            '"state.block_at": "rules/chang-cheng/base.yaml:293", '
+            '"state.builder": "rules/chang-cheng/base.yaml:298", '
+            '"state.reserved": "rules/chang-cheng/base.yaml:303", '
+            '"state.singles": "rules/chang-cheng/base.yaml:308", '
+            '"state.double_left": "rules/chang-cheng/base.yaml:314", '
+            '"state.tower_left": "rules/chang-cheng/base.yaml:319", '
+            '"state.hand": "rules/chang-cheng/base.yaml:324", '
+            '"state.placed": "rules/chang-cheng/base.yaml:331", '
+            '"state.backs": "rules/chang-cheng/base.yaml:338", '
+            '"state.revealed": "rules/chang-cheng/base.yaml:343", '
+            '"state.cancelled": "rules/chang-cheng/base.yaml:347", '
+            '"state.eliminated": "rules/chang-cheng/base.yaml:351", '
+            '"state.province_token": "rules/chang-cheng/base.yaml:355", '
+            '"state.peril": "rules/chang-cheng/base.yaml:365", '
+            '"state.has_peril": "rules/chang-cheng/base.yaml:371", '
+            '"state.face_up_peril": "rules/chang-cheng/base.yaml:376", '
+            '"state.sightings": "rules/chang-cheng/base.yaml:381", '
+            '"state.reputation_pool": "rules/chang-cheng/base.yaml:387", '
+            '"state.peril_pool": "rules/chang-cheng/base.yaml:392", '
+            '"state.protected": "rules/chang-cheng/base.yaml:397", '
+            '"state.emperor_on": "rules/chang-cheng/base.yaml:402", '
+            '"state.emperor_owed": "rules/chang-cheng/base.yaml:406", '
+            '"state.pieces_added": "rules/chang-cheng/base.yaml:410", '
+            '"state.points": "rules/chang-cheng/base.yaml:414", '
+            '"state.first_turn": "rules/chang-cheng/base.yaml:419", '
+            '"state.move_kind": "rules/chang-cheng/base.yaml:423", '
+            '"state.move_provinces": "rules/chang-cheng/base.yaml:427", '
+            '"state.bonus": "rules/chang-cheng/base.yaml:431", '
+            '"state.province_bonus": "rules/chang-cheng/base.yaml:436", '
+            '"state.passes": "rules/chang-cheng/base.yaml:440", '
+            '"state.game_over": "rules/chang-cheng/base.yaml:444", '
+            '"state.events": "rules/chang-cheng/base.yaml:448", '
+            '"define.laid": "rules/chang-cheng/base.yaml:455", '
+            '"define.provinces_laid": "rules/chang-cheng/base.yaml:456", '
+            '"define.mongols_laid": "rules/chang-cheng/base.yaml:457", '
+            '"define.province_at": "rules/chang-cheng/base.yaml:458", '
+            '"define.mongol_at": "rules/chang-cheng/base.yaml:459", '
+            '"define.face_regions": "rules/chang-cheng/base.yaml:460", '
+            '"define.standing": "rules/chang-cheng/base.yaml:462", '
+            '"define.lapsed": "rules/chang-cheng/base.yaml:464", '
+            '"define.single_space": "rules/chang-cheng/base.yaml:465", '
+            '"define.open_space": "rules/chang-cheng/base.yaml:469", '
+            '"define.single_spaces": "rules/chang-cheng/base.yaml:470", '
+            '"define.wall_provinces": "rules/chang-cheng/base.yaml:471", '
+            '"define.open_provinces": "rules/chang-cheng/base.yaml:473", '
+            '"define.double_partners": "rules/chang-cheng/base.yaml:476", '
+            '"define.double_spaces": "rules/chang-cheng/base.yaml:477", '
+            '"define.tower_spaces": "rules/chang-cheng/base.yaml:479", '
+            '"define.full": "rules/chang-cheng/base.yaml:483", '
+            '"define.wall_complete": "rules/chang-cheng/base.yaml:484", '
+            '"define.can_two_walls": "rules/chang-cheng/base.yaml:486", '
+            '"define.can_two_cards": "rules/chang-cheng/base.yaml:487", '
+            '"define.can_card_and_wall": "rules/chang-cheng/base.yaml:489", '
+            '"define.can_double": "rules/chang-cheng/base.yaml:490", '
+            '"define.can_tower": "rules/chang-cheng/base.yaml:491", '
+            '"define.any_full": "rules/chang-cheng/base.yaml:492", '
+            '"define.partial_allowed": "rules/chang-cheng/base.yaml:494", '
+            '"define.card_provinces": "rules/chang-cheng/base.yaml:497", '
+            '"define.held": "rules/chang-cheng/base.yaml:503", '
+            '"define.sections": "rules/chang-cheng/base.yaml:504", '
+            '"define.token_worth": "rules/chang-cheng/base.yaml:506", '
+            '"define.card_owner": "rules/chang-cheng/base.yaml:507", '
+            '"define.mongol_wall": "rules/chang-cheng/base.yaml:509", '
+            '"define.mongol_held": "rules/chang-cheng/base.yaml:510", '
+            '"define.tower_in": "rules/chang-cheng/base.yaml:512", '
+            '"define.attacked": "rules/chang-cheng/base.yaml:513", '
+            '"define.threat": "rules/chang-cheng/base.yaml:516", '
+            '"define.mongol_loss": "rules/chang-cheng/base.yaml:517", '
+            '"procedures.lay_tokens": "rules/chang-cheng/base.yaml:538", '
+            '"procedures.lay_peril": "rules/chang-cheng/base.yaml:548", '
+            '"procedures.take_out_peril": "rules/chang-cheng/base.yaml:552", '
+            '"procedures.turn_up": "rules/chang-cheng/base.yaml:557", '
+            '"procedures.build": "rules/chang-cheng/base.yaml:562", '
+            '"procedures.on_occupied": "rules/chang-cheng/base.yaml:569", '
+            '"procedures.look_after_building": "rules/chang-cheng/base.yaml:574", '
+            '"procedures.look": "rules/chang-cheng/base.yaml:586", '
+            '"procedures.check_protection": "rules/chang-cheng/base.yaml:590", '
+            '"procedures.protect": "rules/chang-cheng/base.yaml:604", '
+            '"procedures.resolve": "rules/chang-cheng/base.yaml:647", '
+            '"procedures.add_piece_if_due": "rules/chang-cheng/base.yaml:709", '
+            '"procedures.attach": "rules/chang-cheng/base.yaml:716", '
+            '"procedures.lay_card": "rules/chang-cheng/base.yaml:728", '
+            '"procedures.reserve_beside": "rules/chang-cheng/base.yaml:734", '
+            '"phases.turn": "rules/chang-cheng/base.yaml:748", '
+            '"phases.turn.start": "rules/chang-cheng/base.yaml:748", '
+            '"phases.turn.actions": "rules/chang-cheng/base.yaml:748", '
+            '"phases.second_wall": "rules/chang-cheng/base.yaml:750", '
+            '"phases.second_wall.start": "rules/chang-cheng/base.yaml:750", '
+            '"phases.second_wall.actions": "rules/chang-cheng/base.yaml:750", '
+            '"phases.after_card": "rules/chang-cheng/base.yaml:752", '
+            '"phases.after_card.start": "rules/chang-cheng/base.yaml:752", '
+            '"phases.after_card.actions": "rules/chang-cheng/base.yaml:752", '
+            '"actions.first_wall": "rules/chang-cheng/base.yaml:756", '
+            '"actions.first_wall.when": "rules/chang-cheng/base.yaml:760", '
+            '"actions.first_wall.choose": "rules/chang-cheng/base.yaml:761", '
+            '"actions.first_wall.choose.s": "rules/chang-cheng/base.yaml:761", '
+            '"actions.first_card": "rules/chang-cheng/base.yaml:773", '
+            '"actions.first_card.when": "rules/chang-cheng/base.yaml:778", '
+            '"actions.first_card.choose": "rules/chang-cheng/base.yaml:780", '
+            '"actions.first_card.choose.c": "rules/chang-cheng/base.yaml:780", '
+            '"actions.first_card.choose.r": "rules/chang-cheng/base.yaml:781", '
+            '"actions.place_double": "rules/chang-cheng/base.yaml:794", '
+            '"actions.place_double.when": "rules/chang-cheng/base.yaml:799", '
+            '"actions.place_double.choose": "rules/chang-cheng/base.yaml:801", '
+            '"actions.place_double.choose.s": "rules/chang-cheng/base.yaml:801", '
+            '"actions.place_double.choose.t": "rules/chang-cheng/base.yaml:802", '
+            '"actions.place_tower": "rules/chang-cheng/base.yaml:811", '
+            '"actions.place_tower.when": "rules/chang-cheng/base.yaml:814", '
+            '"actions.place_tower.choose": "rules/chang-cheng/base.yaml:815", '
+            '"actions.place_tower.choose.s": "rules/chang-cheng/base.yaml:815", '
+            '"actions.second_wall": "rules/chang-cheng/base.yaml:823", '
+            '"actions.second_wall.choose": "rules/chang-cheng/base.yaml:824", '
+            '"actions.second_wall.choose.s": "rules/chang-cheng/base.yaml:824", '
+            '"actions.second_card": "rules/chang-cheng/base.yaml:830", '
+            '"actions.second_card.choose": "rules/chang-cheng/base.yaml:832", '
+            '"actions.second_card.choose.c": "rules/chang-cheng/base.yaml:832", '
+            '"actions.second_card.choose.r": "rules/chang-cheng/base.yaml:833", '
+            '"actions.card_wall": "rules/chang-cheng/base.yaml:841", '
+            '"actions.card_wall.when": "rules/chang-cheng/base.yaml:842", '
+            '"actions.card_wall.choose": "rules/chang-cheng/base.yaml:843", '
+            '"actions.card_wall.choose.s": "rules/chang-cheng/base.yaml:843", '
+            '"triggers.turn_over": "rules/chang-cheng/base.yaml:857", '
+            '"end": "rules/chang-cheng/base.yaml:875", '
+            '"scoring.reputation": "rules/chang-cheng/base.yaml:879", '
+            '"scoring.mongols": "rules/chang-cheng/base.yaml:885", '
+            '"invariants.sections_conserved": "rules/chang-cheng/base.yaml:891", '
+            '"invariants.cards_conserved": "rules/chang-cheng/base.yaml:898", '
+            '"invariants.sections_only_on_the_wall": "rules/chang-cheng/base.yaml:904", '
+            '"invariants.a_colour_where_a_section_stands": "rules/chang-cheng/base.yaml:906", '
+            '"invariants.peril_seen_as_it_lies": "rules/chang-cheng/base.yaml:909", '
+            '"invariants.each_piece_laid_once": "rules/chang-cheng/base.yaml:915", '
+            '"invariants.three_emperor_cards": "rules/chang-cheng/base.yaml:918", '
+            '"invariants.at_most_two_event_cards": "rules/chang-cheng/base.yaml:921"}'
+        ),
     ),
     ChangChengState,
     {

@@ -65,9 +65,13 @@ GAME = BASE_GAME.variant(
     files=('rules/chang-cheng/base.yaml', 'rules/chang-cheng/diplomacy.yaml'),
     rules=dict([
         *_BASE_RULES[:82],
-        ('define.provinces_walled', 'rules/chang-cheng/diplomacy.yaml:14'),
+        *rt.unpacked(
+            '[["define.provinces_walled", "rules/chang-cheng/diplomacy.yaml:14"]]'
+        ),
         *_BASE_RULES[82:139],
-        ('scoring.diplomacy', 'rules/chang-cheng/diplomacy.yaml:21'),
+        *rt.unpacked(
+            '[["scoring.diplomacy", "rules/chang-cheng/diplomacy.yaml:21"]]'
+        ),
         *_BASE_RULES[139:],
     ]),
 )

@@ -77,10 +77,14 @@ GAME = BASE_GAME.variant(
     files=('rules/chang-cheng/base.yaml', 'rules/chang-cheng/domination.yaml'),
     rules=dict([
         *_BASE_RULES[:82],
-        ('define.own_sections', 'rules/chang-cheng/domination.yaml:13'),
-        ('define.longest_line', 'rules/chang-cheng/domination.yaml:14'),
+        *rt.unpacked(
+            '[["define.own_sections", "rules/chang-cheng/domination.yaml:13"], '
+            '["define.longest_line", "rules/chang-cheng/domination.yaml:14"]]'
+        ),
         *_BASE_RULES[82:139],
-        ('scoring.domination', 'rules/chang-cheng/domination.yaml:22'),
+        *rt.unpacked(
+            '[["scoring.domination", "rules/chang-cheng/domination.yaml:22"]]'
+        ),
         *_BASE_RULES[139:],
     ]),
 )

@@ -139,15 +139,23 @@ GAME = BASE_GAME.variant(
     files=('rules/chang-cheng/base.yaml', 'rules/chang-cheng/diplomacy.yaml', 'rules/chang-cheng/domination.yaml', 'rules/chang-cheng/imperial-recognition.yaml', 'rules/chang-cheng/watchers.yaml', 'rules/chang-cheng/drawn-events.yaml'),
     rules=dict([
         *_BASE_RULES[:13],
-        ('options.events_drawn', 'rules/chang-cheng/drawn-events.yaml:10'),
+        *rt.unpacked(
+            '[["options.events_drawn", "rules/chang-cheng/drawn-events.yaml:10"]]'
+        ),
         *_BASE_RULES[13:83],
-        ('define.own_sections', 'rules/chang-cheng/domination.yaml:13'),
-        ('define.longest_line', 'rules/chang-cheng/domination.yaml:14'),
+        *rt.unpacked(
+            '[["define.own_sections", "rules/chang-cheng/domination.yaml:13"], '
+            '["define.longest_line", "rules/chang-cheng/domination.yaml:14"]]'
+        ),
         *_BASE_RULES[83:88],
-        ('procedures.on_occupied', 'rules/chang-cheng/watchers.yaml:16'),
+        *rt.unpacked(
+            '[["procedures.on_occupied", "rules/chang-cheng/watchers.yaml:16"]]'
+        ),
         *_BASE_RULES[89:141],
-        ('scoring.domination', 'rules/chang-cheng/domination.yaml:22'),
-        ('scoring.imperial_recognition', 'rules/chang-cheng/imperial-recognition.yaml:16'),
+        *rt.unpacked(
+            '[["scoring.domination", "rules/chang-cheng/domination.yaml:22"], '
+            '["scoring.imperial_recognition", "rules/chang-cheng/imperial-recognition.yaml:16"]]'
+        ),
         *_BASE_RULES[141:],
     ]),
 )

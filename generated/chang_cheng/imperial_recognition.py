@@ -47,7 +47,9 @@ GAME = BASE_GAME.variant(
     files=('rules/chang-cheng/base.yaml', 'rules/chang-cheng/imperial-recognition.yaml'),
     rules=dict([
         *_BASE_RULES[:139],
-        ('scoring.imperial_recognition', 'rules/chang-cheng/imperial-recognition.yaml:16'),
+        *rt.unpacked(
+            '[["scoring.imperial_recognition", "rules/chang-cheng/imperial-recognition.yaml:16"]]'
+        ),
         *_BASE_RULES[139:],
     ]),
 )

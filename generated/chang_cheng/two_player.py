@@ -60,33 +60,33 @@ class ChangChengTwoPlayerState(ChangChengState):
     PHASE_STARTS: ClassVar[tuple[bool, ...]] = (False, False, False, True)
     TURN_END_TRIGGERS: ClassVar[bool] = True
     TEXT_PREFIX: ClassVar[dict[str, str]] = {'first_wall': 'wall ', 'first_card': 'card ', 'place_double': 'double ', 'place_tower': 'tower ', 'second_wall': 'wall ', 'second_card': 'card ', 'card_wall': 'wall ', 'neutral_wall': 'neutral wall ', 'no_neutral_wall': 'no neutral wall'}
-    ENUMS: ClassVar[dict[str, tuple[str, ...]]] = {
-        'role': ('seat1', 'seat2'),
-        'block': ('empty', 'single', 'double', 'tower', 'ruin'),
-        'card': ('warrior', 'traitor', 'flood', 'mason', 'architect', 'mandarin'),
-        'card_effect': ('gains_two', 'loses_two', 'extra_section', 'ruin_a_wall', 'remove_peril', 'swap_walls', 'keep_walls'),
-        'end_of_wall': ('left_end', 'right_end'),
-        'move': ('no_move', 'two_walls', 'two_cards', 'card_and_wall', 'double_section', 'tower_raised', 'one_wall', 'one_card'),
-        'event': ('diplomacy', 'domination', 'imperial_recognition', 'watchers'),
-        'wallpiece': ('one', 'two', 'three', 'four'),
-        'wallface': ('one_front', 'one_back', 'two_front', 'two_back', 'three_front', 'three_back', 'four_front', 'four_back'),
-        'regionkind': ('province', 'mongol'),
-        'faces': ('drawn', 'chosen'),
-        'partial_actions': ('full_if_possible', 'chosen_action'),
-        'first_turn_section': ('single_only', 'any_section'),
-        'reserved_space': ('owner_chooses', 'next_player_chooses'),
-        'reservation': ('lapses', 'stays'),
-        'peek': ('section_region', 'one_of_province', 'all_of_province'),
-        'protection_order': ('left_to_right', 'builder_chooses'),
-        'used_cards': ('discarded', 'back_to_hand'),
-        'new_board': ('end_of_turn', 'at_once'),
-        'new_board_tokens': ('drawn_tokens', 'no_tokens'),
-        'emperor_shortfall': ('carried_over', 'lost'),
-        'score_floor': ('below_zero', 'at_zero'),
-        'ruins_elsewhere': ('not_counted', 'counted'),
-        'neutral_walls': ('not_in_majorities', 'in_majorities'),
-        'neutral_supply': ('twelve_sections', 'no_sections'),
-    }
+    ENUMS: ClassVar[dict[str, tuple[str, ...]]] = rt.unpacked(
+        '{"role": ["seat1", "seat2"], '
+        '"block": ["empty", "single", "double", "tower", "ruin"], '
+        '"card": ["warrior", "traitor", "flood", "mason", "architect", "mandarin"], '
+        '"card_effect": ["gains_two", "loses_two", "extra_section", "ruin_a_wall", "remove_peril", "swap_walls", "keep_walls"], '
+        '"end_of_wall": ["left_end", "right_end"], '
+        '"move": ["no_move", "two_walls", "two_cards", "card_and_wall", "double_section", "tower_raised", "one_wall", "one_card"], '
+        '"event": ["diplomacy", "domination", "imperial_recognition", "watchers"], '
+        '"wallpiece": ["one", "two", "three", "four"], '
+        '"wallface": ["one_front", "one_back", "two_front", "two_back", "three_front", "three_back", "four_front", "four_back"], '
+        '"regionkind": ["province", "mongol"], '
+        '"faces": ["drawn", "chosen"], '
+        '"partial_actions": ["full_if_possible", "chosen_action"], '
+        '"first_turn_section": ["single_only", "any_section"], '
+        '"reserved_space": ["owner_chooses", "next_player_chooses"], '
+        '"reservation": ["lapses", "stays"], '
+        '"peek": ["section_region", "one_of_province", "all_of_province"], '
+        '"protection_order": ["left_to_right", "builder_chooses"], '
+        '"used_cards": ["discarded", "back_to_hand"], '
+        '"new_board": ["end_of_turn", "at_once"], '
+        '"new_board_tokens": ["drawn_tokens", "no_tokens"], '
+        '"emperor_shortfall": ["carried_over", "lost"], '
+        '"score_floor": ["below_zero", "at_zero"], '
+        '"ruins_elsewhere": ["not_counted", "counted"], '
+        '"neutral_walls": ["not_in_majorities", "in_majorities"], '
+        '"neutral_supply": ["twelve_sections", "no_sections"]}'
+    )
     NEUTRAL: ClassVar[tuple[str, ...]] = ('grey',)
     # The actions whose effect (or a trigger after it) can ask, and whether a phase's start or the
     # end of a turn can: a move that can ask nothing runs as a plain call, with no copy kept.
@@ -490,27 +490,43 @@ GAME = BASE_GAME.variant(
     files=('rules/chang-cheng/base.yaml', 'rules/chang-cheng/two-player.yaml'),
     rules=dict([
         *_BASE_RULES[:13],
-        ('options.neutral_walls', 'rules/chang-cheng/two-player.yaml:13'),
-        ('options.neutral_supply', 'rules/chang-cheng/two-player.yaml:27'),
+        *rt.unpacked(
+            '[["options.neutral_walls", "rules/chang-cheng/two-player.yaml:13"], '
+            '["options.neutral_supply", "rules/chang-cheng/two-player.yaml:27"]]'
+        ),
         *_BASE_RULES[13:46],
-        ('state.neutral_singles', 'rules/chang-cheng/two-player.yaml:41'),
+        *rt.unpacked(
+            '[["state.neutral_singles", "rules/chang-cheng/two-player.yaml:41"]]'
+        ),
         *_BASE_RULES[46:72],
-        ('define.held', 'rules/chang-cheng/two-player.yaml:47'),
+        *rt.unpacked(
+            '[["define.held", "rules/chang-cheng/two-player.yaml:47"]]'
+        ),
         *_BASE_RULES[73:77],
-        ('define.mongol_held', 'rules/chang-cheng/two-player.yaml:50'),
+        *rt.unpacked(
+            '[["define.mongol_held", "rules/chang-cheng/two-player.yaml:50"]]'
+        ),
         *_BASE_RULES[78:82],
-        ('define.neutral_spaces', 'rules/chang-cheng/two-player.yaml:59'),
+        *rt.unpacked(
+            '[["define.neutral_spaces", "rules/chang-cheng/two-player.yaml:59"]]'
+        ),
         *_BASE_RULES[82:106],
-        ('phases.neutral', 'rules/chang-cheng/two-player.yaml:69'),
-        ('phases.neutral.start', 'rules/chang-cheng/two-player.yaml:69'),
-        ('phases.neutral.actions', 'rules/chang-cheng/two-player.yaml:69'),
+        *rt.unpacked(
+            '[["phases.neutral", "rules/chang-cheng/two-player.yaml:69"], '
+            '["phases.neutral.start", "rules/chang-cheng/two-player.yaml:69"], '
+            '["phases.neutral.actions", "rules/chang-cheng/two-player.yaml:69"]]'
+        ),
         *_BASE_RULES[106:135],
-        ('actions.neutral_wall', 'rules/chang-cheng/two-player.yaml:78'),
-        ('actions.neutral_wall.choose', 'rules/chang-cheng/two-player.yaml:79'),
-        ('actions.neutral_wall.choose.s', 'rules/chang-cheng/two-player.yaml:79'),
-        ('actions.no_neutral_wall', 'rules/chang-cheng/two-player.yaml:88'),
-        ('actions.no_neutral_wall.choose', 'rules/chang-cheng/two-player.yaml:88'),
+        *rt.unpacked(
+            '[["actions.neutral_wall", "rules/chang-cheng/two-player.yaml:78"], '
+            '["actions.neutral_wall.choose", "rules/chang-cheng/two-player.yaml:79"], '
+            '["actions.neutral_wall.choose.s", "rules/chang-cheng/two-player.yaml:79"], '
+            '["actions.no_neutral_wall", "rules/chang-cheng/two-player.yaml:88"], '
+            '["actions.no_neutral_wall.choose", "rules/chang-cheng/two-player.yaml:88"]]'
+        ),
         *_BASE_RULES[135:],
-        ('invariants.neutral_sections_conserved', 'rules/chang-cheng/two-player.yaml:94'),
+        *rt.unpacked(
+            '[["invariants.neutral_sections_conserved", "rules/chang-cheng/two-player.yaml:94"]]'
+        ),
     ]),
 )

@@ -46,7 +46,9 @@ GAME = BASE_GAME.variant(
     files=('rules/chang-cheng/base.yaml', 'rules/chang-cheng/watchers.yaml'),
     rules=dict([
         *_BASE_RULES[:87],
-        ('procedures.on_occupied', 'rules/chang-cheng/watchers.yaml:16'),
+        *rt.unpacked(
+            '[["procedures.on_occupied", "rules/chang-cheng/watchers.yaml:16"]]'
+        ),
         *_BASE_RULES[88:],
     ]),
 )

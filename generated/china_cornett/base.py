@@ -39,42 +39,42 @@ def _board__hex6() -> rt.HexBoard:
         'hex6',
         6,
         ('mountain', 'river'),
-        (
-            rt.RegionSpec('mountain', 'M1', ('A1', 'A2', 'A3', 'B2', 'B3', 'C3')),
-            rt.RegionSpec('mountain', 'M2', ('A4', 'B4', 'B5')),
-            rt.RegionSpec('mountain', 'M3', ('A5', 'A6', 'B6', 'B7')),
-            rt.RegionSpec('mountain', 'M4', ('B1', 'C1', 'C2', 'D2', 'D3')),
-            rt.RegionSpec('mountain', 'M5', ('C4', 'C5', 'D4', 'D5', 'D6', 'E5', 'E6')),
-            rt.RegionSpec('mountain', 'M6', ('C6', 'C7', 'C8', 'D7', 'D8', 'D9', 'E8', 'E9')),
-            rt.RegionSpec('mountain', 'M7', ('D1', 'E1', 'E2', 'F1', 'F2', 'G1')),
-            rt.RegionSpec('mountain', 'M8', ('E3', 'E4', 'F3', 'F4', 'F5', 'G4')),
-            rt.RegionSpec('mountain', 'M9', ('E7', 'F7', 'F8', 'G7')),
-            rt.RegionSpec('mountain', 'M10', ('E10', 'F9', 'F10', 'F11', 'G8', 'G9', 'G10')),
-            rt.RegionSpec('mountain', 'M11', ('F6', 'G5', 'G6', 'H4', 'H5', 'H6', 'I4', 'I5')),
-            rt.RegionSpec('mountain', 'M12', ('G2', 'G3', 'H1', 'H2', 'H3', 'I1', 'I2', 'I3')),
-            rt.RegionSpec('mountain', 'M13', ('H7', 'H8', 'H9', 'I6', 'I7', 'I8')),
-            rt.RegionSpec('mountain', 'M14', ('J1', 'J2', 'K1')),
-            rt.RegionSpec('mountain', 'M15', ('J3', 'J4', 'K2', 'K3')),
-            rt.RegionSpec('mountain', 'M16', ('J5', 'K4', 'K5')),
-            rt.RegionSpec('mountain', 'M17', ('J6', 'J7', 'K6')),
-            rt.RegionSpec('river', 'R1', ('F1', 'G1', 'H1', 'F2', 'G2', 'F3')),
-            rt.RegionSpec('river', 'R2', ('I1', 'H2', 'I2')),
-            rt.RegionSpec('river', 'R3', ('J1', 'K1', 'J2', 'K2')),
-            rt.RegionSpec('river', 'R4', ('E1', 'D1', 'E2', 'D2', 'E3')),
-            rt.RegionSpec('river', 'R5', ('G3', 'H3', 'F4', 'G4', 'H4', 'F5', 'G5')),
-            rt.RegionSpec('river', 'R6', ('I3', 'J3', 'K3', 'I4', 'J4', 'K4', 'I5', 'J5')),
-            rt.RegionSpec('river', 'R7', ('C1', 'B1', 'C2', 'A1', 'B2', 'A2')),
-            rt.RegionSpec('river', 'R8', ('D3', 'E4', 'C3', 'D4', 'E5', 'D5')),
-            rt.RegionSpec('river', 'R9', ('H5', 'G6', 'H6', 'G7')),
-            rt.RegionSpec('river', 'R10', ('K5', 'I6', 'J6', 'K6', 'H7', 'I7', 'J7')),
-            rt.RegionSpec('river', 'R11', ('F6', 'E6', 'F7', 'D6', 'E7', 'F8', 'D7', 'E8')),
-            rt.RegionSpec('river', 'R12', ('B3', 'C4', 'A3', 'B4', 'C5', 'A4', 'B5', 'C6')),
-            rt.RegionSpec('river', 'R13', ('G8', 'H8', 'I8', 'F9', 'G9', 'H9')),
-            rt.RegionSpec('river', 'R14', ('A5', 'B6', 'A6')),
-            rt.RegionSpec('river', 'R15', ('C7', 'D8', 'B7', 'C8')),
-            rt.RegionSpec('river', 'R16', ('E9', 'D9', 'E10')),
-            rt.RegionSpec('river', 'R17', ('F10', 'G10', 'F11')),
-        ),
+        rt.region_specs(rt.unpacked(
+            '[["mountain", "M1", ["A1", "A2", "A3", "B2", "B3", "C3"]], '
+            '["mountain", "M2", ["A4", "B4", "B5"]], '
+            '["mountain", "M3", ["A5", "A6", "B6", "B7"]], '
+            '["mountain", "M4", ["B1", "C1", "C2", "D2", "D3"]], '
+            '["mountain", "M5", ["C4", "C5", "D4", "D5", "D6", "E5", "E6"]], '
+            '["mountain", "M6", ["C6", "C7", "C8", "D7", "D8", "D9", "E8", "E9"]], '
+            '["mountain", "M7", ["D1", "E1", "E2", "F1", "F2", "G1"]], '
+            '["mountain", "M8", ["E3", "E4", "F3", "F4", "F5", "G4"]], '
+            '["mountain", "M9", ["E7", "F7", "F8", "G7"]], '
+            '["mountain", "M10", ["E10", "F9", "F10", "F11", "G8", "G9", "G10"]], '
+            '["mountain", "M11", ["F6", "G5", "G6", "H4", "H5", "H6", "I4", "I5"]], '
+            '["mountain", "M12", ["G2", "G3", "H1", "H2", "H3", "I1", "I2", "I3"]], '
+            '["mountain", "M13", ["H7", "H8", "H9", "I6", "I7", "I8"]], '
+            '["mountain", "M14", ["J1", "J2", "K1"]], '
+            '["mountain", "M15", ["J3", "J4", "K2", "K3"]], '
+            '["mountain", "M16", ["J5", "K4", "K5"]], '
+            '["mountain", "M17", ["J6", "J7", "K6"]], '
+            '["river", "R1", ["F1", "G1", "H1", "F2", "G2", "F3"]], '
+            '["river", "R2", ["I1", "H2", "I2"]], '
+            '["river", "R3", ["J1", "K1", "J2", "K2"]], '
+            '["river", "R4", ["E1", "D1", "E2", "D2", "E3"]], '
+            '["river", "R5", ["G3", "H3", "F4", "G4", "H4", "F5", "G5"]], '
+            '["river", "R6", ["I3", "J3", "K3", "I4", "J4", "K4", "I5", "J5"]], '
+            '["river", "R7", ["C1", "B1", "C2", "A1", "B2", "A2"]], '
+            '["river", "R8", ["D3", "E4", "C3", "D4", "E5", "D5"]], '
+            '["river", "R9", ["H5", "G6", "H6", "G7"]], '
+            '["river", "R10", ["K5", "I6", "J6", "K6", "H7", "I7", "J7"]], '
+            '["river", "R11", ["F6", "E6", "F7", "D6", "E7", "F8", "D7", "E8"]], '
+            '["river", "R12", ["B3", "C4", "A3", "B4", "C5", "A4", "B5", "C6"]], '
+            '["river", "R13", ["G8", "H8", "I8", "F9", "G9", "H9"]], '
+            '["river", "R14", ["A5", "B6", "A6"]], '
+            '["river", "R15", ["C7", "D8", "B7", "C8"]], '
+            '["river", "R16", ["E9", "D9", "E10"]], '
+            '["river", "R17", ["F10", "G10", "F11"]]]'
+        )),
     )
 
 
@@ -84,32 +84,32 @@ def _board__hex5() -> rt.HexBoard:
         'hex5',
         5,
         ('mountain', 'river'),
-        (
-            rt.RegionSpec('mountain', 'M1', ('A1', 'A2', 'B1', 'B2', 'B3', 'C2', 'C3', 'D3')),
-            rt.RegionSpec('mountain', 'M2', ('A3', 'A4', 'A5', 'B4', 'B5')),
-            rt.RegionSpec('mountain', 'M3', ('B6', 'C6', 'C7')),
-            rt.RegionSpec('mountain', 'M4', ('C1', 'D1', 'D2')),
-            rt.RegionSpec('mountain', 'M5', ('C4', 'C5', 'D4', 'D5', 'D6', 'E5', 'E6', 'E7')),
-            rt.RegionSpec('mountain', 'M6', ('D7', 'D8', 'E8', 'E9', 'F8')),
-            rt.RegionSpec('mountain', 'M7', ('E1', 'E2', 'F1')),
-            rt.RegionSpec('mountain', 'M8', ('E3', 'E4', 'F2', 'F3', 'G1', 'G2')),
-            rt.RegionSpec('mountain', 'M9', ('F4', 'G3', 'G4', 'H3', 'H4', 'I3', 'I4')),
-            rt.RegionSpec('mountain', 'M10', ('F5', 'F6', 'G5')),
-            rt.RegionSpec('mountain', 'M11', ('F7', 'G6', 'G7', 'H5', 'H6', 'I5')),
-            rt.RegionSpec('mountain', 'M12', ('H1', 'H2', 'I1', 'I2')),
-            rt.RegionSpec('river', 'R1', ('E1', 'F1', 'D1', 'E2', 'F2', 'D2', 'E3', 'D3')),
-            rt.RegionSpec('river', 'R2', ('G1', 'H1', 'I1', 'G2', 'H2')),
-            rt.RegionSpec('river', 'R3', ('I2', 'H3', 'I3')),
-            rt.RegionSpec('river', 'R4', ('C1', 'B1', 'C2')),
-            rt.RegionSpec('river', 'R5', ('F3', 'G3', 'E4', 'F4', 'G4', 'E5', 'F5', 'G5')),
-            rt.RegionSpec('river', 'R6', ('H4', 'I4', 'H5', 'I5', 'H6')),
-            rt.RegionSpec('river', 'R7', ('A1', 'B2', 'A2')),
-            rt.RegionSpec('river', 'R8', ('C3', 'D4', 'B3', 'C4', 'A3', 'B4')),
-            rt.RegionSpec('river', 'R9', ('D5', 'C5', 'D6', 'C6', 'D7', 'C7', 'D8')),
-            rt.RegionSpec('river', 'R10', ('E6', 'F6', 'E7')),
-            rt.RegionSpec('river', 'R11', ('G6', 'F7', 'G7', 'E8', 'F8', 'E9')),
-            rt.RegionSpec('river', 'R12', ('A4', 'B5', 'A5', 'B6')),
-        ),
+        rt.region_specs(rt.unpacked(
+            '[["mountain", "M1", ["A1", "A2", "B1", "B2", "B3", "C2", "C3", "D3"]], '
+            '["mountain", "M2", ["A3", "A4", "A5", "B4", "B5"]], '
+            '["mountain", "M3", ["B6", "C6", "C7"]], '
+            '["mountain", "M4", ["C1", "D1", "D2"]], '
+            '["mountain", "M5", ["C4", "C5", "D4", "D5", "D6", "E5", "E6", "E7"]], '
+            '["mountain", "M6", ["D7", "D8", "E8", "E9", "F8"]], '
+            '["mountain", "M7", ["E1", "E2", "F1"]], '
+            '["mountain", "M8", ["E3", "E4", "F2", "F3", "G1", "G2"]], '
+            '["mountain", "M9", ["F4", "G3", "G4", "H3", "H4", "I3", "I4"]], '
+            '["mountain", "M10", ["F5", "F6", "G5"]], '
+            '["mountain", "M11", ["F7", "G6", "G7", "H5", "H6", "I5"]], '
+            '["mountain", "M12", ["H1", "H2", "I1", "I2"]], '
+            '["river", "R1", ["E1", "F1", "D1", "E2", "F2", "D2", "E3", "D3"]], '
+            '["river", "R2", ["G1", "H1", "I1", "G2", "H2"]], '
+            '["river", "R3", ["I2", "H3", "I3"]], '
+            '["river", "R4", ["C1", "B1", "C2"]], '
+            '["river", "R5", ["F3", "G3", "E4", "F4", "G4", "E5", "F5", "G5"]], '
+            '["river", "R6", ["H4", "I4", "H5", "I5", "H6"]], '
+            '["river", "R7", ["A1", "B2", "A2"]], '
+            '["river", "R8", ["C3", "D4", "B3", "C4", "A3", "B4"]], '
+            '["river", "R9", ["D5", "C5", "D6", "C6", "D7", "C7", "D8"]], '
+            '["river", "R10", ["E6", "F6", "E7"]], '
+            '["river", "R11", ["G6", "F7", "G7", "E8", "F8", "E9"]], '
+            '["river", "R12", ["A4", "B5", "A5", "B6"]]]'
+        )),
     )
 
 
@@ -499,40 +499,40 @@ GAME = rt.Game(
             rt.OptionInfo('reduction_reading', 'at_most_one', ('at_most_one', 'none_left'), 'When a tablet reduction happens: as soon as at most one alignment of that length is left (at_most_one, the text read literally), or only once none is left (none_left). Alignments are counted as windows: a row of six face-down markers holds two of five.', '"Quand il ne reste plus qu\'un alignement de cinq marqueurs de prospection, la tablette 0/1 est replacée dans la boite."'),
         ),
         files=('rules/china-cornett/base.yaml',),
-        rules={
-            'options.board': 'rules/china-cornett/base.yaml:15',
-            'options.sector_collector': 'rules/china-cornett/base.yaml:21',
-            'options.reduction_reading': 'rules/china-cornett/base.yaml:35',
-            'state.marker': 'rules/china-cornett/base.yaml:122',
-            'state.gold': 'rules/china-cornett/base.yaml:129',
-            'state.tablets': 'rules/china-cornett/base.yaml:134',
-            'state.roll': 'rules/china-cornett/base.yaml:139',
-            'state.turned': 'rules/china-cornett/base.yaml:144',
-            'define.face_down_spots': 'rules/china-cornett/base.yaml:151',
-            'define.alignments': 'rules/china-cornett/base.yaml:153',
-            'define.reduction_limit': 'rules/china-cornett/base.yaml:154',
-            'define.sector_kind': 'rules/china-cornett/base.yaml:155',
-            'define.completed': 'rules/china-cornett/base.yaml:156',
-            'procedures.collect': 'rules/china-cornett/base.yaml:200',
-            'phases.turn': 'rules/china-cornett/base.yaml:159',
-            'phases.turn.start': 'rules/china-cornett/base.yaml:159',
-            'phases.turn.actions': 'rules/china-cornett/base.yaml:159',
-            'actions.prospect': 'rules/china-cornett/base.yaml:174',
-            'actions.prospect.choose': 'rules/china-cornett/base.yaml:181',
-            'actions.prospect.choose.line': 'rules/china-cornett/base.yaml:181',
-            'actions.turn_back': 'rules/china-cornett/base.yaml:187',
-            'actions.turn_back.when': 'rules/china-cornett/base.yaml:192',
-            'actions.turn_back.choose': 'rules/china-cornett/base.yaml:194',
-            'actions.turn_back.choose.spot': 'rules/china-cornett/base.yaml:194',
-            'triggers.transport_gold': 'rules/china-cornett/base.yaml:206',
-            'triggers.first_reduction': 'rules/china-cornett/base.yaml:220',
-            'triggers.second_reduction': 'rules/china-cornett/base.yaml:228',
-            'triggers.third_reduction': 'rules/china-cornett/base.yaml:236',
-            'end': 'rules/china-cornett/base.yaml:246',
-            'scoring.gold': 'rules/china-cornett/base.yaml:248',
-            'invariants.tablets_as_the_reductions_leave_them': 'rules/china-cornett/base.yaml:256',
-            'invariants.roll_the_tablets_can_show': 'rules/china-cornett/base.yaml:259',
-        },
+        rules=rt.unpacked(
+            '{"options.board": "rules/china-cornett/base.yaml:15", '
+            '"options.sector_collector": "rules/china-cornett/base.yaml:21", '
+            '"options.reduction_reading": "rules/china-cornett/base.yaml:35", '
+            '"state.marker": "rules/china-cornett/base.yaml:122", '
+            '"state.gold": "rules/china-cornett/base.yaml:129", '
+            '"state.tablets": "rules/china-cornett/base.yaml:134", '
+            '"state.roll": "rules/china-cornett/base.yaml:139", '
+            '"state.turned": "rules/china-cornett/base.yaml:144", '
+            '"define.face_down_spots": "rules/china-cornett/base.yaml:151", '
+            '"define.alignments": "rules/china-cornett/base.yaml:153", '
+            '"define.reduction_limit": "rules/china-cornett/base.yaml:154", '
+            '"define.sector_kind": "rules/china-cornett/base.yaml:155", '
+            '"define.completed": "rules/china-cornett/base.yaml:156", '
+            '"procedures.collect": "rules/china-cornett/base.yaml:200", '
+            '"phases.turn": "rules/china-cornett/base.yaml:159", '
+            '"phases.turn.start": "rules/china-cornett/base.yaml:159", '
+            '"phases.turn.actions": "rules/china-cornett/base.yaml:159", '
+            '"actions.prospect": "rules/china-cornett/base.yaml:174", '
+            '"actions.prospect.choose": "rules/china-cornett/base.yaml:181", '
+            '"actions.prospect.choose.line": "rules/china-cornett/base.yaml:181", '
+            '"actions.turn_back": "rules/china-cornett/base.yaml:187", '
+            '"actions.turn_back.when": "rules/china-cornett/base.yaml:192", '
+            '"actions.turn_back.choose": "rules/china-cornett/base.yaml:194", '
+            '"actions.turn_back.choose.spot": "rules/china-cornett/base.yaml:194", '
+            '"triggers.transport_gold": "rules/china-cornett/base.yaml:206", '
+            '"triggers.first_reduction": "rules/china-cornett/base.yaml:220", '
+            '"triggers.second_reduction": "rules/china-cornett/base.yaml:228", '
+            '"triggers.third_reduction": "rules/china-cornett/base.yaml:236", '
+            '"end": "rules/china-cornett/base.yaml:246", '
+            '"scoring.gold": "rules/china-cornett/base.yaml:248", '
+            '"invariants.tablets_as_the_reductions_leave_them": "rules/china-cornett/base.yaml:256", '
+            '"invariants.roll_the_tablets_can_show": "rules/china-cornett/base.yaml:259"}'
+        ),
         drawing={'colours': {'gold_side': 'gold', 'removed': 'grey'}},
     ),
     ChinaCornettState,

@@ -36,84 +36,84 @@ _ROLE_OF_SEAT: tuple[int, ...] = (0, 1, 2, 3, 4)
 
 # -- Boards ---------------------------------------------------------------------------------
 # the regions of the boards face_3_4, face_4_5, written once (rules/china-schacht/base.yaml:61)
-REGIONS__FACE_3_4: tuple[rt.RegionSpec, ...] = (
-    rt.RegionSpec('province', 'Chin', ('Chin1', 'Chin2', 'Chin3', 'Chin4', 'Chin5', 'Chin6')),
-    rt.RegionSpec('province', 'Shu', ('Shu1', 'Shu2', 'Shu3', 'Shu4', 'Shu5')),
-    rt.RegionSpec('province', 'Zhao', ('Zhao1', 'Zhao2', 'Zhao3', 'Zhao4', 'Zhao5', 'Zhao6')),
-    rt.RegionSpec('province', 'Wei', ('Wei1', 'Wei2', 'Wei3', 'Wei4', 'Wei5', 'Wei6', 'Wei7')),
-    rt.RegionSpec('province', 'Han', ('Han1', 'Han2', 'Han3', 'Han4', 'Han5')),
-    rt.RegionSpec('province', 'Chu', ('Chu1', 'Chu2', 'Chu3', 'Chu4', 'Chu5', 'Chu6', 'Chu7', 'Chu8')),
-    rt.RegionSpec('province', 'Yan', ('Yan1', 'Yan2', 'Yan3', 'Yan4', 'Yan5')),
-    rt.RegionSpec('province', 'Qi', ('Qi1', 'Qi2', 'Qi3', 'Qi4', 'Qi5')),
-    rt.RegionSpec('province', 'Lu', ('Lu1', 'Lu2', 'Lu3', 'Lu4', 'Lu5')),
-)
+REGIONS__FACE_3_4: tuple[rt.RegionSpec, ...] = rt.region_specs(rt.unpacked(
+    '[["province", "Chin", ["Chin1", "Chin2", "Chin3", "Chin4", "Chin5", "Chin6"]], '
+    '["province", "Shu", ["Shu1", "Shu2", "Shu3", "Shu4", "Shu5"]], '
+    '["province", "Zhao", ["Zhao1", "Zhao2", "Zhao3", "Zhao4", "Zhao5", "Zhao6"]], '
+    '["province", "Wei", ["Wei1", "Wei2", "Wei3", "Wei4", "Wei5", "Wei6", "Wei7"]], '
+    '["province", "Han", ["Han1", "Han2", "Han3", "Han4", "Han5"]], '
+    '["province", "Chu", ["Chu1", "Chu2", "Chu3", "Chu4", "Chu5", "Chu6", "Chu7", "Chu8"]], '
+    '["province", "Yan", ["Yan1", "Yan2", "Yan3", "Yan4", "Yan5"]], '
+    '["province", "Qi", ["Qi1", "Qi2", "Qi3", "Qi4", "Qi5"]], '
+    '["province", "Lu", ["Lu1", "Lu2", "Lu3", "Lu4", "Lu5"]]]'
+))
 
 
 def _board__face_3_4() -> rt.GraphBoard:
     # rules/china-schacht/base.yaml:61
     return rt.GraphBoard(
         'face_3_4',
-        ('Chin1', 'Chin2', 'Chin3', 'Chin4', 'Chin5', 'Chin6', 'Shu1', 'Shu2', 'Shu3', 'Shu4', 'Shu5', 'Zhao1', 'Zhao2', 'Zhao3', 'Zhao4', 'Zhao5', 'Zhao6', 'Wei1', 'Wei2', 'Wei3', 'Wei4', 'Wei5', 'Wei6', 'Wei7', 'Han1', 'Han2', 'Han3', 'Han4', 'Han5', 'Chu1', 'Chu2', 'Chu3', 'Chu4', 'Chu5', 'Chu6', 'Chu7', 'Chu8', 'Yan1', 'Yan2', 'Yan3', 'Yan4', 'Yan5', 'Qi1', 'Qi2', 'Qi3', 'Qi4', 'Qi5', 'Lu1', 'Lu2', 'Lu3', 'Lu4', 'Lu5'),
-        (
-            ('Zhao1', 'Chin1'),
-            ('Chin1', 'Chin2'),
-            ('Chin2', 'Chin3'),
-            ('Chin3', 'Chin4'),
-            ('Chin4', 'Shu1'),
-            ('Shu1', 'Shu2'),
-            ('Shu2', 'Shu3'),
-            ('Shu3', 'Shu4'),
-            ('Shu4', 'Shu5'),
-            ('Shu5', 'Chu1'),
-            ('Chu1', 'Chu2'),
-            ('Chu2', 'Chu3'),
-            ('Chu3', 'Chu5'),
-            ('Chu5', 'Chu6'),
-            ('Chu6', 'Chu8'),
-            ('Chu8', 'Chu7'),
-            ('Chu7', 'Lu5'),
-            ('Lu5', 'Lu4'),
-            ('Lu4', 'Lu3'),
-            ('Lu3', 'Lu1'),
-            ('Lu1', 'Qi5'),
-            ('Qi5', 'Qi4'),
-            ('Qi4', 'Qi3'),
-            ('Qi3', 'Qi2'),
-            ('Qi2', 'Qi1'),
-            ('Qi1', 'Wei7'),
-            ('Wei7', 'Wei4'),
-            ('Wei4', 'Wei3'),
-            ('Wei3', 'Wei2'),
-            ('Wei2', 'Wei1'),
-            ('Wei1', 'Chin6'),
-            ('Chin6', 'Chin3'),
-            ('Chin4', 'Chin5'),
-            ('Zhao1', 'Zhao2'),
-            ('Zhao2', 'Zhao4'),
-            ('Zhao4', 'Zhao5'),
-            ('Zhao5', 'Yan1'),
-            ('Yan1', 'Yan2'),
-            ('Yan2', 'Yan3'),
-            ('Yan3', 'Yan5'),
-            ('Yan5', 'Yan4'),
-            ('Yan4', 'Qi2'),
-            ('Zhao2', 'Zhao3'),
-            ('Zhao3', 'Wei2'),
-            ('Zhao5', 'Zhao6'),
-            ('Zhao6', 'Qi1'),
-            ('Chin6', 'Han1'),
-            ('Han1', 'Han4'),
-            ('Han4', 'Han3'),
-            ('Han3', 'Han5'),
-            ('Han5', 'Chu4'),
-            ('Chu4', 'Chu3'),
-            ('Han1', 'Han2'),
-            ('Han2', 'Wei5'),
-            ('Wei4', 'Wei5'),
-            ('Wei5', 'Wei6'),
-            ('Wei6', 'Lu2'),
-            ('Lu2', 'Lu1'),
-        ),
+        rt.unpacked('["Chin1", "Chin2", "Chin3", "Chin4", "Chin5", "Chin6", "Shu1", "Shu2", "Shu3", "Shu4", "Shu5", "Zhao1", "Zhao2", "Zhao3", "Zhao4", "Zhao5", "Zhao6", "Wei1", "Wei2", "Wei3", "Wei4", "Wei5", "Wei6", "Wei7", "Han1", "Han2", "Han3", "Han4", "Han5", "Chu1", "Chu2", "Chu3", "Chu4", "Chu5", "Chu6", "Chu7", "Chu8", "Yan1", "Yan2", "Yan3", "Yan4", "Yan5", "Qi1", "Qi2", "Qi3", "Qi4", "Qi5", "Lu1", "Lu2", "Lu3", "Lu4", "Lu5"]'),
+        rt.unpacked(
+            '[["Zhao1", "Chin1"], '
+            '["Chin1", "Chin2"], '
+            '["Chin2", "Chin3"], '
+            '["Chin3", "Chin4"], '
+            '["Chin4", "Shu1"], '
+            '["Shu1", "Shu2"], '
+            '["Shu2", "Shu3"], '
+            '["Shu3", "Shu4"], '
+            '["Shu4", "Shu5"], '
+            '["Shu5", "Chu1"], '
+            '["Chu1", "Chu2"], '
+            '["Chu2", "Chu3"], '
+            '["Chu3", "Chu5"], '
+            '["Chu5", "Chu6"], '
+            '["Chu6", "Chu8"], '
+            '["Chu8", "Chu7"], '
+            '["Chu7", "Lu5"], '
+            '["Lu5", "Lu4"], '
+            '["Lu4", "Lu3"], '
+            '["Lu3", "Lu1"], '
+            '["Lu1", "Qi5"], '
+            '["Qi5", "Qi4"], '
+            '["Qi4", "Qi3"], '
+            '["Qi3", "Qi2"], '
+            '["Qi2", "Qi1"], '
+            '["Qi1", "Wei7"], '
+            '["Wei7", "Wei4"], '
+            '["Wei4", "Wei3"], '
+            '["Wei3", "Wei2"], '
+            '["Wei2", "Wei1"], '
+            '["Wei1", "Chin6"], '
+            '["Chin6", "Chin3"], '
+            '["Chin4", "Chin5"], '
+            '["Zhao1", "Zhao2"], '
+            '["Zhao2", "Zhao4"], '
+            '["Zhao4", "Zhao5"], '
+            '["Zhao5", "Yan1"], '
+            '["Yan1", "Yan2"], '
+            '["Yan2", "Yan3"], '
+            '["Yan3", "Yan5"], '
+            '["Yan5", "Yan4"], '
+            '["Yan4", "Qi2"], '
+            '["Zhao2", "Zhao3"], '
+            '["Zhao3", "Wei2"], '
+            '["Zhao5", "Zhao6"], '
+            '["Zhao6", "Qi1"], '
+            '["Chin6", "Han1"], '
+            '["Han1", "Han4"], '
+            '["Han4", "Han3"], '
+            '["Han3", "Han5"], '
+            '["Han5", "Chu4"], '
+            '["Chu4", "Chu3"], '
+            '["Han1", "Han2"], '
+            '["Han2", "Wei5"], '
+            '["Wei4", "Wei5"], '
+            '["Wei5", "Wei6"], '
+            '["Wei6", "Lu2"], '
+            '["Lu2", "Lu1"]]'
+        ),  # the roads, each joining two spots
         ('province',),
         REGIONS__FACE_3_4,
         (('Chin', 'Zhao'), ('Zhao', 'Wei'), ('Wei', 'Chin'), ('Chin', 'Shu'), ('Chin', 'Han'), ('Wei', 'Han'), ('Zhao', 'Yan'), ('Zhao', 'Qi'), ('Yan', 'Qi'), ('Wei', 'Qi'), ('Wei', 'Lu'), ('Qi', 'Lu'), ('Han', 'Chu'), ('Shu', 'Chu'), ('Lu', 'Chu')),
@@ -125,67 +125,67 @@ def _board__face_4_5() -> rt.GraphBoard:
     # rules/china-schacht/base.yaml:127
     return rt.GraphBoard(
         'face_4_5',
-        ('Chin1', 'Chin2', 'Chin3', 'Chin4', 'Chin5', 'Chin6', 'Shu1', 'Shu2', 'Shu3', 'Shu4', 'Shu5', 'Zhao1', 'Zhao2', 'Zhao3', 'Zhao4', 'Zhao5', 'Zhao6', 'Wei1', 'Wei2', 'Wei3', 'Wei4', 'Wei5', 'Wei6', 'Wei7', 'Han1', 'Han2', 'Han3', 'Han4', 'Han5', 'Chu1', 'Chu2', 'Chu3', 'Chu4', 'Chu5', 'Chu6', 'Chu7', 'Chu8', 'Yan1', 'Yan2', 'Yan3', 'Yan4', 'Yan5', 'Qi1', 'Qi2', 'Qi3', 'Qi4', 'Qi5', 'Lu1', 'Lu2', 'Lu3', 'Lu4', 'Lu5'),
-        (
-            ('Zhao2', 'Zhao1'),
-            ('Zhao1', 'Chin1'),
-            ('Chin1', 'Chin2'),
-            ('Chin2', 'Chin5'),
-            ('Chin5', 'Chin4'),
-            ('Chin4', 'Chin3'),
-            ('Chin3', 'Chin6'),
-            ('Chin6', 'Wei1'),
-            ('Wei1', 'Wei2'),
-            ('Wei2', 'Wei3'),
-            ('Wei3', 'Wei4'),
-            ('Wei4', 'Wei7'),
-            ('Wei7', 'Qi5'),
-            ('Qi5', 'Qi4'),
-            ('Qi4', 'Qi3'),
-            ('Qi3', 'Qi2'),
-            ('Qi2', 'Qi1'),
-            ('Qi1', 'Zhao6'),
-            ('Zhao6', 'Zhao5'),
-            ('Zhao5', 'Zhao4'),
-            ('Zhao4', 'Zhao2'),
-            ('Zhao1', 'Zhao3'),
-            ('Zhao3', 'Wei2'),
-            ('Zhao4', 'Yan1'),
-            ('Yan1', 'Yan4'),
-            ('Yan4', 'Yan2'),
-            ('Yan2', 'Yan3'),
-            ('Yan3', 'Yan5'),
-            ('Yan5', 'Qi3'),
-            ('Chin4', 'Shu1'),
-            ('Shu1', 'Shu2'),
-            ('Shu2', 'Shu3'),
-            ('Shu3', 'Shu5'),
-            ('Shu5', 'Chu1'),
-            ('Chu1', 'Chu2'),
-            ('Chu2', 'Chu3'),
-            ('Chu3', 'Chu5'),
-            ('Chu5', 'Chu6'),
-            ('Chu6', 'Chu8'),
-            ('Chu8', 'Chu7'),
-            ('Chu7', 'Lu4'),
-            ('Lu4', 'Lu3'),
-            ('Lu3', 'Lu1'),
-            ('Lu1', 'Qi5'),
-            ('Shu5', 'Shu4'),
-            ('Chu3', 'Chu4'),
-            ('Chin6', 'Han1'),
-            ('Han1', 'Han2'),
-            ('Han2', 'Han3'),
-            ('Han3', 'Han4'),
-            ('Han4', 'Chu2'),
-            ('Han3', 'Han5'),
-            ('Han5', 'Wei6'),
-            ('Wei6', 'Wei5'),
-            ('Wei5', 'Wei1'),
-            ('Wei6', 'Lu2'),
-            ('Lu2', 'Lu5'),
-            ('Lu5', 'Lu4'),
-        ),
+        rt.unpacked('["Chin1", "Chin2", "Chin3", "Chin4", "Chin5", "Chin6", "Shu1", "Shu2", "Shu3", "Shu4", "Shu5", "Zhao1", "Zhao2", "Zhao3", "Zhao4", "Zhao5", "Zhao6", "Wei1", "Wei2", "Wei3", "Wei4", "Wei5", "Wei6", "Wei7", "Han1", "Han2", "Han3", "Han4", "Han5", "Chu1", "Chu2", "Chu3", "Chu4", "Chu5", "Chu6", "Chu7", "Chu8", "Yan1", "Yan2", "Yan3", "Yan4", "Yan5", "Qi1", "Qi2", "Qi3", "Qi4", "Qi5", "Lu1", "Lu2", "Lu3", "Lu4", "Lu5"]'),
+        rt.unpacked(
+            '[["Zhao2", "Zhao1"], '
+            '["Zhao1", "Chin1"], '
+            '["Chin1", "Chin2"], '
+            '["Chin2", "Chin5"], '
+            '["Chin5", "Chin4"], '
+            '["Chin4", "Chin3"], '
+            '["Chin3", "Chin6"], '
+            '["Chin6", "Wei1"], '
+            '["Wei1", "Wei2"], '
+            '["Wei2", "Wei3"], '
+            '["Wei3", "Wei4"], '
+            '["Wei4", "Wei7"], '
+            '["Wei7", "Qi5"], '
+            '["Qi5", "Qi4"], '
+            '["Qi4", "Qi3"], '
+            '["Qi3", "Qi2"], '
+            '["Qi2", "Qi1"], '
+            '["Qi1", "Zhao6"], '
+            '["Zhao6", "Zhao5"], '
+            '["Zhao5", "Zhao4"], '
+            '["Zhao4", "Zhao2"], '
+            '["Zhao1", "Zhao3"], '
+            '["Zhao3", "Wei2"], '
+            '["Zhao4", "Yan1"], '
+            '["Yan1", "Yan4"], '
+            '["Yan4", "Yan2"], '
+            '["Yan2", "Yan3"], '
+            '["Yan3", "Yan5"], '
+            '["Yan5", "Qi3"], '
+            '["Chin4", "Shu1"], '
+            '["Shu1", "Shu2"], '
+            '["Shu2", "Shu3"], '
+            '["Shu3", "Shu5"], '
+            '["Shu5", "Chu1"], '
+            '["Chu1", "Chu2"], '
+            '["Chu2", "Chu3"], '
+            '["Chu3", "Chu5"], '
+            '["Chu5", "Chu6"], '
+            '["Chu6", "Chu8"], '
+            '["Chu8", "Chu7"], '
+            '["Chu7", "Lu4"], '
+            '["Lu4", "Lu3"], '
+            '["Lu3", "Lu1"], '
+            '["Lu1", "Qi5"], '
+            '["Shu5", "Shu4"], '
+            '["Chu3", "Chu4"], '
+            '["Chin6", "Han1"], '
+            '["Han1", "Han2"], '
+            '["Han2", "Han3"], '
+            '["Han3", "Han4"], '
+            '["Han4", "Chu2"], '
+            '["Han3", "Han5"], '
+            '["Han5", "Wei6"], '
+            '["Wei6", "Wei5"], '
+            '["Wei5", "Wei1"], '
+            '["Wei6", "Lu2"], '
+            '["Lu2", "Lu5"], '
+            '["Lu5", "Lu4"]]'
+        ),  # the roads, each joining two spots
         ('province',),
         REGIONS__FACE_3_4,
         (('Chin', 'Zhao'), ('Zhao', 'Wei'), ('Wei', 'Chin'), ('Chin', 'Shu'), ('Chin', 'Han'), ('Wei', 'Han'), ('Zhao', 'Yan'), ('Zhao', 'Qi'), ('Yan', 'Qi'), ('Wei', 'Qi'), ('Wei', 'Lu'), ('Qi', 'Lu'), ('Han', 'Chu'), ('Shu', 'Chu'), ('Lu', 'Chu')),
@@ -1420,102 +1420,102 @@ GAME = rt.Game(
             rt.OptionInfo('final_round', 'this_round', ('this_round', 'one_more_round'), "When the deck runs out for the second time during the turn of the first player's right (the last seat), this_round ends the game after that turn (the round is complete); one_more_round plays a whole round more, up to that player's next turn. In any other turn, both end the game after the last seat's turn.", '"La partie est presque terminée lorsque la pioche est épuisée pour la seconde fois. On continue à jouer jusqu\'au tour du joueur placé à droite du premier joueur."'),
         ),
         files=('rules/china-schacht/base.yaml',),
-        rules={
-            'options.board': 'rules/china-schacht/base.yaml:14',
-            'options.chain_cut': 'rules/china-schacht/base.yaml:23',
-            'options.final_round': 'rules/china-schacht/base.yaml:38',
-            'state.palace_of': 'rules/china-schacht/base.yaml:191',
-            'state.emissaries': 'rules/china-schacht/base.yaml:197',
-            'state.scored': 'rules/china-schacht/base.yaml:204',
-            'state.palaces_left': 'rules/china-schacht/base.yaml:210',
-            'state.emissaries_left': 'rules/china-schacht/base.yaml:215',
-            'state.score': 'rules/china-schacht/base.yaml:221',
-            'state.hand': 'rules/china-schacht/base.yaml:228',
-            'state.deck': 'rules/china-schacht/base.yaml:234',
-            'state.face_up': 'rules/china-schacht/base.yaml:240',
-            'state.discard': 'rules/china-schacht/base.yaml:244',
-            'state.exhausted': 'rules/china-schacht/base.yaml:248',
-            'state.end_announced': 'rules/china-schacht/base.yaml:252',
-            'state.finished': 'rules/china-schacht/base.yaml:256',
-            'state.here': 'rules/china-schacht/base.yaml:260',
-            'state.placed': 'rules/china-schacht/base.yaml:265',
-            'state.was_empty': 'rules/china-schacht/base.yaml:270',
-            'define.removed_per_colour': 'rules/china-schacht/base.yaml:280',
-            'define.cards_of': 'rules/china-schacht/base.yaml:283',
-            'define.province_of': 'rules/china-schacht/base.yaml:284',
-            'define.provinces': 'rules/china-schacht/base.yaml:286',
-            'define.palaces_in': 'rules/china-schacht/base.yaml:287',
-            'define.palaces_total': 'rules/china-schacht/base.yaml:288',
-            'define.empty': 'rules/china-schacht/base.yaml:289',
-            'define.free': 'rules/china-schacht/base.yaml:290',
-            'define.emissaries_of': 'rules/china-schacht/base.yaml:291',
-            'define.emissary_room': 'rules/china-schacht/base.yaml:294',
-            'define.province_points': 'rules/china-schacht/base.yaml:302',
-            'define.palace_award': 'rules/china-schacht/base.yaml:306',
-            'define.leads_emissaries': 'rules/china-schacht/base.yaml:310',
-            'define.alliance_points': 'rules/china-schacht/base.yaml:314',
-            'define.chains_of': 'rules/china-schacht/base.yaml:321',
-            'define.chain_bonus': 'rules/china-schacht/base.yaml:324',
-            'define.chain_points': 'rules/china-schacht/base.yaml:325',
-            'define.payments': 'rules/china-schacht/base.yaml:329',
-            'define.all_payments': 'rules/china-schacht/base.yaml:332',
-            'define.pays_for': 'rules/china-schacht/base.yaml:336',
-            'define.open_provinces': 'rules/china-schacht/base.yaml:338',
-            'define.open_spaces': 'rules/china-schacht/base.yaml:340',
-            'define.can_place': 'rules/china-schacht/base.yaml:341',
-            'procedures.start_placing': 'rules/china-schacht/base.yaml:451',
-            'procedures.pay': 'rules/china-schacht/base.yaml:455',
-            'procedures.next_piece': 'rules/china-schacht/base.yaml:461',
-            'procedures.refill_hand': 'rules/china-schacht/base.yaml:470',
-            'procedures.own_turn_over': 'rules/china-schacht/base.yaml:477',
-            'procedures.draw_blind': 'rules/china-schacht/base.yaml:481',
-            'procedures.deck_check': 'rules/china-schacht/base.yaml:486',
-            'procedures.refill_face_up': 'rules/china-schacht/base.yaml:499',
-            'procedures.score_province': 'rules/china-schacht/base.yaml:508',
-            'phases.turn': 'rules/china-schacht/base.yaml:360',
-            'phases.turn.start': 'rules/china-schacht/base.yaml:360',
-            'phases.turn.actions': 'rules/china-schacht/base.yaml:360',
-            'phases.second': 'rules/china-schacht/base.yaml:363',
-            'phases.second.start': 'rules/china-schacht/base.yaml:363',
-            'phases.second.actions': 'rules/china-schacht/base.yaml:363',
-            'phases.refill': 'rules/china-schacht/base.yaml:366',
-            'phases.refill.start': 'rules/china-schacht/base.yaml:366',
-            'phases.refill.actions': 'rules/china-schacht/base.yaml:366',
-            'actions.build': 'rules/china-schacht/base.yaml:372',
-            'actions.build.when': 'rules/china-schacht/base.yaml:376',
-            'actions.build.choose': 'rules/china-schacht/base.yaml:378',
-            'actions.build.choose.cards': 'rules/china-schacht/base.yaml:378',
-            'actions.build.choose.space': 'rules/china-schacht/base.yaml:379',
-            'actions.send': 'rules/china-schacht/base.yaml:391',
-            'actions.send.when': 'rules/china-schacht/base.yaml:395',
-            'actions.send.choose': 'rules/china-schacht/base.yaml:397',
-            'actions.send.choose.cards': 'rules/china-schacht/base.yaml:397',
-            'actions.send.choose.province_to': 'rules/china-schacht/base.yaml:398',
-            'actions.stop': 'rules/china-schacht/base.yaml:406',
-            'actions.stop.choose': 'rules/china-schacht/base.yaml:406',
-            'actions.exchange_blind': 'rules/china-schacht/base.yaml:410',
-            'actions.exchange_blind.when': 'rules/china-schacht/base.yaml:413',
-            'actions.exchange_blind.choose': 'rules/china-schacht/base.yaml:415',
-            'actions.exchange_blind.choose.card': 'rules/china-schacht/base.yaml:415',
-            'actions.exchange_face_up': 'rules/china-schacht/base.yaml:422',
-            'actions.exchange_face_up.choose': 'rules/china-schacht/base.yaml:426',
-            'actions.exchange_face_up.choose.card': 'rules/china-schacht/base.yaml:426',
-            'actions.exchange_face_up.choose.taken': 'rules/china-schacht/base.yaml:427',
-            'actions.take_face_up': 'rules/china-schacht/base.yaml:435',
-            'actions.take_face_up.choose': 'rules/china-schacht/base.yaml:437',
-            'actions.take_face_up.choose.taken': 'rules/china-schacht/base.yaml:437',
-            'actions.draw_card': 'rules/china-schacht/base.yaml:443',
-            'actions.draw_card.when': 'rules/china-schacht/base.yaml:444',
-            'actions.draw_card.choose': 'rules/china-schacht/base.yaml:443',
-            'triggers.turn_over': 'rules/china-schacht/base.yaml:514',
-            'triggers.last_turn': 'rules/china-schacht/base.yaml:523',
-            'end': 'rules/china-schacht/base.yaml:537',
-            'scoring.track': 'rules/china-schacht/base.yaml:541',
-            'scoring.palaces': 'rules/china-schacht/base.yaml:544',
-            'scoring.alliances': 'rules/china-schacht/base.yaml:546',
-            'scoring.roads': 'rules/china-schacht/base.yaml:547',
-            'invariants.emissaries_within_the_majority': 'rules/china-schacht/base.yaml:556',
-        },
+        rules=rt.unpacked(
+            '{"options.board": "rules/china-schacht/base.yaml:14", '
+            '"options.chain_cut": "rules/china-schacht/base.yaml:23", '
+            '"options.final_round": "rules/china-schacht/base.yaml:38", '
+            '"state.palace_of": "rules/china-schacht/base.yaml:191", '
+            '"state.emissaries": "rules/china-schacht/base.yaml:197", '
+            '"state.scored": "rules/china-schacht/base.yaml:204", '
+            '"state.palaces_left": "rules/china-schacht/base.yaml:210", '
+            '"state.emissaries_left": "rules/china-schacht/base.yaml:215", '
+            '"state.score": "rules/china-schacht/base.yaml:221", '
+            '"state.hand": "rules/china-schacht/base.yaml:228", '
+            '"state.deck": "rules/china-schacht/base.yaml:234", '
+            '"state.face_up": "rules/china-schacht/base.yaml:240", '
+            '"state.discard": "rules/china-schacht/base.yaml:244", '
+            '"state.exhausted": "rules/china-schacht/base.yaml:248", '
+            '"state.end_announced": "rules/china-schacht/base.yaml:252", '
+            '"state.finished": "rules/china-schacht/base.yaml:256", '
+            '"state.here": "rules/china-schacht/base.yaml:260", '
+            '"state.placed": "rules/china-schacht/base.yaml:265", '
+            '"state.was_empty": "rules/china-schacht/base.yaml:270", '
+            '"define.removed_per_colour": "rules/china-schacht/base.yaml:280", '
+            '"define.cards_of": "rules/china-schacht/base.yaml:283", '
+            '"define.province_of": "rules/china-schacht/base.yaml:284", '
+            '"define.provinces": "rules/china-schacht/base.yaml:286", '
+            '"define.palaces_in": "rules/china-schacht/base.yaml:287", '
+            '"define.palaces_total": "rules/china-schacht/base.yaml:288", '
+            '"define.empty": "rules/china-schacht/base.yaml:289", '
+            '"define.free": "rules/china-schacht/base.yaml:290", '
+            '"define.emissaries_of": "rules/china-schacht/base.yaml:291", '
+            '"define.emissary_room": "rules/china-schacht/base.yaml:294", '
+            '"define.province_points": "rules/china-schacht/base.yaml:302", '
+            '"define.palace_award": "rules/china-schacht/base.yaml:306", '
+            '"define.leads_emissaries": "rules/china-schacht/base.yaml:310", '
+            '"define.alliance_points": "rules/china-schacht/base.yaml:314", '
+            '"define.chains_of": "rules/china-schacht/base.yaml:321", '
+            '"define.chain_bonus": "rules/china-schacht/base.yaml:324", '
+            '"define.chain_points": "rules/china-schacht/base.yaml:325", '
+            '"define.payments": "rules/china-schacht/base.yaml:329", '
+            '"define.all_payments": "rules/china-schacht/base.yaml:332", '
+            '"define.pays_for": "rules/china-schacht/base.yaml:336", '
+            '"define.open_provinces": "rules/china-schacht/base.yaml:338", '
+            '"define.open_spaces": "rules/china-schacht/base.yaml:340", '
+            '"define.can_place": "rules/china-schacht/base.yaml:341", '
+            '"procedures.start_placing": "rules/china-schacht/base.yaml:451", '
+            '"procedures.pay": "rules/china-schacht/base.yaml:455", '
+            '"procedures.next_piece": "rules/china-schacht/base.yaml:461", '
+            '"procedures.refill_hand": "rules/china-schacht/base.yaml:470", '
+            '"procedures.own_turn_over": "rules/china-schacht/base.yaml:477", '
+            '"procedures.draw_blind": "rules/china-schacht/base.yaml:481", '
+            '"procedures.deck_check": "rules/china-schacht/base.yaml:486", '
+            '"procedures.refill_face_up": "rules/china-schacht/base.yaml:499", '
+            '"procedures.score_province": "rules/china-schacht/base.yaml:508", '
+            '"phases.turn": "rules/china-schacht/base.yaml:360", '
+            '"phases.turn.start": "rules/china-schacht/base.yaml:360", '
+            '"phases.turn.actions": "rules/china-schacht/base.yaml:360", '
+            '"phases.second": "rules/china-schacht/base.yaml:363", '
+            '"phases.second.start": "rules/china-schacht/base.yaml:363", '
+            '"phases.second.actions": "rules/china-schacht/base.yaml:363", '
+            '"phases.refill": "rules/china-schacht/base.yaml:366", '
+            '"phases.refill.start": "rules/china-schacht/base.yaml:366", '
+            '"phases.refill.actions": "rules/china-schacht/base.yaml:366", '
+            '"actions.build": "rules/china-schacht/base.yaml:372", '
+            '"actions.build.when": "rules/china-schacht/base.yaml:376", '
+            '"actions.build.choose": "rules/china-schacht/base.yaml:378", '
+            '"actions.build.choose.cards": "rules/china-schacht/base.yaml:378", '
+            '"actions.build.choose.space": "rules/china-schacht/base.yaml:379", '
+            '"actions.send": "rules/china-schacht/base.yaml:391", '
+            '"actions.send.when": "rules/china-schacht/base.yaml:395", '
+            '"actions.send.choose": "rules/china-schacht/base.yaml:397", '
+            '"actions.send.choose.cards": "rules/china-schacht/base.yaml:397", '
+            '"actions.send.choose.province_to": "rules/china-schacht/base.yaml:398", '
+            '"actions.stop": "rules/china-schacht/base.yaml:406", '
+            '"actions.stop.choose": "rules/china-schacht/base.yaml:406", '
+            '"actions.exchange_blind": "rules/china-schacht/base.yaml:410", '
+            '"actions.exchange_blind.when": "rules/china-schacht/base.yaml:413", '
+            '"actions.exchange_blind.choose": "rules/china-schacht/base.yaml:415", '
+            '"actions.exchange_blind.choose.card": "rules/china-schacht/base.yaml:415", '
+            '"actions.exchange_face_up": "rules/china-schacht/base.yaml:422", '
+            '"actions.exchange_face_up.choose": "rules/china-schacht/base.yaml:426", '
+            '"actions.exchange_face_up.choose.card": "rules/china-schacht/base.yaml:426", '
+            '"actions.exchange_face_up.choose.taken": "rules/china-schacht/base.yaml:427", '
+            '"actions.take_face_up": "rules/china-schacht/base.yaml:435", '
+            '"actions.take_face_up.choose": "rules/china-schacht/base.yaml:437", '
+            '"actions.take_face_up.choose.taken": "rules/china-schacht/base.yaml:437", '
+            '"actions.draw_card": "rules/china-schacht/base.yaml:443", '
+            '"actions.draw_card.when": "rules/china-schacht/base.yaml:444", '
+            '"actions.draw_card.choose": "rules/china-schacht/base.yaml:443", '
+            '"triggers.turn_over": "rules/china-schacht/base.yaml:514", '
+            '"triggers.last_turn": "rules/china-schacht/base.yaml:523", '
+            '"end": "rules/china-schacht/base.yaml:537", '
+            '"scoring.track": "rules/china-schacht/base.yaml:541", '
+            '"scoring.palaces": "rules/china-schacht/base.yaml:544", '
+            '"scoring.alliances": "rules/china-schacht/base.yaml:546", '
+            '"scoring.roads": "rules/china-schacht/base.yaml:547", '
+            '"invariants.emissaries_within_the_majority": "rules/china-schacht/base.yaml:556"}'
+        ),
     ),
     ChinaSchachtState,
     {

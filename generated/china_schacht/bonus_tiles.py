@@ -429,33 +429,49 @@ GAME = BASE_GAME.variant(
     files=('rules/china-schacht/base.yaml', 'rules/china-schacht/bonus-tiles.yaml'),
     rules=dict([
         *_BASE_RULES[:19],
-        ('state.covered', 'rules/china-schacht/bonus-tiles.yaml:7'),
-        ('state.tile_under', 'rules/china-schacht/bonus-tiles.yaml:12'),
-        ('state.tile_shown', 'rules/china-schacht/bonus-tiles.yaml:21'),
-        ('state.tiles', 'rules/china-schacht/bonus-tiles.yaml:26'),
+        *rt.unpacked(
+            '[["state.covered", "rules/china-schacht/bonus-tiles.yaml:7"], '
+            '["state.tile_under", "rules/china-schacht/bonus-tiles.yaml:12"], '
+            '["state.tile_shown", "rules/china-schacht/bonus-tiles.yaml:21"], '
+            '["state.tiles", "rules/china-schacht/bonus-tiles.yaml:26"]]'
+        ),
         *_BASE_RULES[19:42],
-        ('define.bonus_colours', 'rules/china-schacht/bonus-tiles.yaml:35'),
-        ('define.off_junction', 'rules/china-schacht/bonus-tiles.yaml:38'),
-        ('define.face_down_in', 'rules/china-schacht/bonus-tiles.yaml:39'),
-        ('define.tiles_of', 'rules/china-schacht/bonus-tiles.yaml:40'),
-        ('define.most_tiles', 'rules/china-schacht/bonus-tiles.yaml:45'),
+        *rt.unpacked(
+            '[["define.bonus_colours", "rules/china-schacht/bonus-tiles.yaml:35"], '
+            '["define.off_junction", "rules/china-schacht/bonus-tiles.yaml:38"], '
+            '["define.face_down_in", "rules/china-schacht/bonus-tiles.yaml:39"], '
+            '["define.tiles_of", "rules/china-schacht/bonus-tiles.yaml:40"], '
+            '["define.most_tiles", "rules/china-schacht/bonus-tiles.yaml:45"]]'
+        ),
         *_BASE_RULES[42:51],
-        ('procedures.place_bonus_tiles', 'rules/china-schacht/bonus-tiles.yaml:53'),
+        *rt.unpacked(
+            '[["procedures.place_bonus_tiles", "rules/china-schacht/bonus-tiles.yaml:53"]]'
+        ),
         *_BASE_RULES[51:60],
-        ('phases.first_palace', 'rules/china-schacht/bonus-tiles.yaml:73'),
-        ('phases.first_palace.start', 'rules/china-schacht/bonus-tiles.yaml:73'),
-        ('phases.first_palace.actions', 'rules/china-schacht/bonus-tiles.yaml:73'),
+        *rt.unpacked(
+            '[["phases.first_palace", "rules/china-schacht/bonus-tiles.yaml:73"], '
+            '["phases.first_palace.start", "rules/china-schacht/bonus-tiles.yaml:73"], '
+            '["phases.first_palace.actions", "rules/china-schacht/bonus-tiles.yaml:73"]]'
+        ),
         *_BASE_RULES[60:64],
-        ('actions.build.choose.space', 'rules/china-schacht/bonus-tiles.yaml:80'),
+        *rt.unpacked(
+            '[["actions.build.choose.space", "rules/china-schacht/bonus-tiles.yaml:80"]]'
+        ),
         *_BASE_RULES[65:86],
-        ('actions.reveal', 'rules/china-schacht/bonus-tiles.yaml:81'),
-        ('actions.reveal.when', 'rules/china-schacht/bonus-tiles.yaml:85'),
-        ('actions.reveal.choose', 'rules/china-schacht/bonus-tiles.yaml:87'),
-        ('actions.reveal.choose.province_at', 'rules/china-schacht/bonus-tiles.yaml:87'),
+        *rt.unpacked(
+            '[["actions.reveal", "rules/china-schacht/bonus-tiles.yaml:81"], '
+            '["actions.reveal.when", "rules/china-schacht/bonus-tiles.yaml:85"], '
+            '["actions.reveal.choose", "rules/china-schacht/bonus-tiles.yaml:87"], '
+            '["actions.reveal.choose.province_at", "rules/china-schacht/bonus-tiles.yaml:87"]]'
+        ),
         *_BASE_RULES[86:88],
-        ('triggers.take_tile', 'rules/china-schacht/bonus-tiles.yaml:99'),
+        *rt.unpacked(
+            '[["triggers.take_tile", "rules/china-schacht/bonus-tiles.yaml:99"]]'
+        ),
         *_BASE_RULES[88:93],
-        ('scoring.bonus_tiles', 'rules/china-schacht/bonus-tiles.yaml:112'),
+        *rt.unpacked(
+            '[["scoring.bonus_tiles", "rules/china-schacht/bonus-tiles.yaml:112"]]'
+        ),
         *_BASE_RULES[93:],
     ]),
 )

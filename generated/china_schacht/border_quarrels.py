@@ -30,86 +30,86 @@ def _board__border_quarrels() -> rt.GraphBoard:
     # rules/china-schacht/border-quarrels.yaml:49
     return rt.GraphBoard(
         'border_quarrels',
-        ('Chin1', 'Chin2', 'Chin3', 'Chin4', 'Chin5', 'Chin6', 'Shu1', 'Shu2', 'Shu3', 'Shu4', 'Shu5', 'Zhao1', 'Zhao2', 'Zhao3', 'Zhao4', 'Zhao5', 'Zhao6', 'Wei1', 'Wei2', 'Wei3', 'Wei4', 'Wei5', 'Wei6', 'Wei7', 'Han1', 'Han2', 'Han3', 'Han4', 'Han5', 'Chu1', 'Chu2', 'Chu3', 'Chu4', 'Chu5', 'Chu6', 'Chu7', 'Chu8', 'Yan1', 'Yan2', 'Yan3', 'Yan4', 'Yan5', 'Qi1', 'Qi2', 'Qi3', 'Qi4', 'Qi5', 'Lu1', 'Lu2', 'Lu3', 'Lu4', 'Lu5', 'Chin_Shu', 'Chin_Han', 'Wei_Han', 'Zhao_Yan', 'Yan_Qi', 'Qi_Lu'),
-        (
-            ('Zhao1', 'Chin1'),
-            ('Chin1', 'Chin2'),
-            ('Chin2', 'Chin3'),
-            ('Chin3', 'Chin4'),
-            ('Chin4', 'Chin_Shu'),
-            ('Chin_Shu', 'Shu1'),
-            ('Shu1', 'Shu2'),
-            ('Shu2', 'Shu3'),
-            ('Shu3', 'Shu4'),
-            ('Shu4', 'Shu5'),
-            ('Shu5', 'Chu1'),
-            ('Chu1', 'Chu2'),
-            ('Chu2', 'Chu3'),
-            ('Chu3', 'Chu5'),
-            ('Chu5', 'Chu6'),
-            ('Chu6', 'Chu8'),
-            ('Chu8', 'Chu7'),
-            ('Chu7', 'Lu5'),
-            ('Lu5', 'Lu4'),
-            ('Lu4', 'Lu3'),
-            ('Lu3', 'Lu1'),
-            ('Lu1', 'Qi_Lu'),
-            ('Qi_Lu', 'Qi5'),
-            ('Qi5', 'Qi4'),
-            ('Qi4', 'Qi3'),
-            ('Qi3', 'Qi2'),
-            ('Qi2', 'Qi1'),
-            ('Qi1', 'Wei7'),
-            ('Wei7', 'Wei4'),
-            ('Wei4', 'Wei3'),
-            ('Wei3', 'Wei2'),
-            ('Wei2', 'Wei1'),
-            ('Wei1', 'Chin6'),
-            ('Chin6', 'Chin3'),
-            ('Chin4', 'Chin5'),
-            ('Zhao1', 'Zhao2'),
-            ('Zhao2', 'Zhao4'),
-            ('Zhao4', 'Zhao5'),
-            ('Zhao5', 'Zhao_Yan'),
-            ('Zhao_Yan', 'Yan1'),
-            ('Yan1', 'Yan2'),
-            ('Yan2', 'Yan3'),
-            ('Yan3', 'Yan5'),
-            ('Yan5', 'Yan4'),
-            ('Yan4', 'Yan_Qi'),
-            ('Yan_Qi', 'Qi2'),
-            ('Zhao2', 'Zhao3'),
-            ('Zhao3', 'Wei2'),
-            ('Zhao5', 'Zhao6'),
-            ('Zhao6', 'Qi1'),
-            ('Chin6', 'Chin_Han'),
-            ('Chin_Han', 'Han1'),
-            ('Han1', 'Han4'),
-            ('Han4', 'Han3'),
-            ('Han3', 'Han5'),
-            ('Han5', 'Chu4'),
-            ('Chu4', 'Chu3'),
-            ('Han1', 'Han2'),
-            ('Han2', 'Wei_Han'),
-            ('Wei_Han', 'Wei5'),
-            ('Wei4', 'Wei5'),
-            ('Wei5', 'Wei6'),
-            ('Wei6', 'Lu2'),
-            ('Lu2', 'Lu1'),
-        ),
+        rt.unpacked('["Chin1", "Chin2", "Chin3", "Chin4", "Chin5", "Chin6", "Shu1", "Shu2", "Shu3", "Shu4", "Shu5", "Zhao1", "Zhao2", "Zhao3", "Zhao4", "Zhao5", "Zhao6", "Wei1", "Wei2", "Wei3", "Wei4", "Wei5", "Wei6", "Wei7", "Han1", "Han2", "Han3", "Han4", "Han5", "Chu1", "Chu2", "Chu3", "Chu4", "Chu5", "Chu6", "Chu7", "Chu8", "Yan1", "Yan2", "Yan3", "Yan4", "Yan5", "Qi1", "Qi2", "Qi3", "Qi4", "Qi5", "Lu1", "Lu2", "Lu3", "Lu4", "Lu5", "Chin_Shu", "Chin_Han", "Wei_Han", "Zhao_Yan", "Yan_Qi", "Qi_Lu"]'),
+        rt.unpacked(
+            '[["Zhao1", "Chin1"], '
+            '["Chin1", "Chin2"], '
+            '["Chin2", "Chin3"], '
+            '["Chin3", "Chin4"], '
+            '["Chin4", "Chin_Shu"], '
+            '["Chin_Shu", "Shu1"], '
+            '["Shu1", "Shu2"], '
+            '["Shu2", "Shu3"], '
+            '["Shu3", "Shu4"], '
+            '["Shu4", "Shu5"], '
+            '["Shu5", "Chu1"], '
+            '["Chu1", "Chu2"], '
+            '["Chu2", "Chu3"], '
+            '["Chu3", "Chu5"], '
+            '["Chu5", "Chu6"], '
+            '["Chu6", "Chu8"], '
+            '["Chu8", "Chu7"], '
+            '["Chu7", "Lu5"], '
+            '["Lu5", "Lu4"], '
+            '["Lu4", "Lu3"], '
+            '["Lu3", "Lu1"], '
+            '["Lu1", "Qi_Lu"], '
+            '["Qi_Lu", "Qi5"], '
+            '["Qi5", "Qi4"], '
+            '["Qi4", "Qi3"], '
+            '["Qi3", "Qi2"], '
+            '["Qi2", "Qi1"], '
+            '["Qi1", "Wei7"], '
+            '["Wei7", "Wei4"], '
+            '["Wei4", "Wei3"], '
+            '["Wei3", "Wei2"], '
+            '["Wei2", "Wei1"], '
+            '["Wei1", "Chin6"], '
+            '["Chin6", "Chin3"], '
+            '["Chin4", "Chin5"], '
+            '["Zhao1", "Zhao2"], '
+            '["Zhao2", "Zhao4"], '
+            '["Zhao4", "Zhao5"], '
+            '["Zhao5", "Zhao_Yan"], '
+            '["Zhao_Yan", "Yan1"], '
+            '["Yan1", "Yan2"], '
+            '["Yan2", "Yan3"], '
+            '["Yan3", "Yan5"], '
+            '["Yan5", "Yan4"], '
+            '["Yan4", "Yan_Qi"], '
+            '["Yan_Qi", "Qi2"], '
+            '["Zhao2", "Zhao3"], '
+            '["Zhao3", "Wei2"], '
+            '["Zhao5", "Zhao6"], '
+            '["Zhao6", "Qi1"], '
+            '["Chin6", "Chin_Han"], '
+            '["Chin_Han", "Han1"], '
+            '["Han1", "Han4"], '
+            '["Han4", "Han3"], '
+            '["Han3", "Han5"], '
+            '["Han5", "Chu4"], '
+            '["Chu4", "Chu3"], '
+            '["Han1", "Han2"], '
+            '["Han2", "Wei_Han"], '
+            '["Wei_Han", "Wei5"], '
+            '["Wei4", "Wei5"], '
+            '["Wei5", "Wei6"], '
+            '["Wei6", "Lu2"], '
+            '["Lu2", "Lu1"]]'
+        ),  # the roads, each joining two spots
         ('province', 'harbour'),
-        (
-            rt.RegionSpec('province', 'Chin', ('Chin1', 'Chin2', 'Chin3', 'Chin4', 'Chin5', 'Chin6', 'Chin_Shu', 'Chin_Han')),
-            rt.RegionSpec('province', 'Shu', ('Shu1', 'Shu2', 'Shu3', 'Shu4', 'Shu5', 'Chin_Shu')),
-            rt.RegionSpec('province', 'Zhao', ('Zhao1', 'Zhao2', 'Zhao3', 'Zhao4', 'Zhao5', 'Zhao6', 'Zhao_Yan')),
-            rt.RegionSpec('province', 'Wei', ('Wei1', 'Wei2', 'Wei3', 'Wei4', 'Wei5', 'Wei6', 'Wei7', 'Wei_Han')),
-            rt.RegionSpec('province', 'Han', ('Han1', 'Han2', 'Han3', 'Han4', 'Han5', 'Chin_Han', 'Wei_Han')),
-            rt.RegionSpec('province', 'Chu', ('Chu1', 'Chu2', 'Chu3', 'Chu4', 'Chu5', 'Chu6', 'Chu7', 'Chu8')),
-            rt.RegionSpec('province', 'Yan', ('Yan1', 'Yan2', 'Yan3', 'Yan4', 'Yan5', 'Zhao_Yan', 'Yan_Qi')),
-            rt.RegionSpec('province', 'Qi', ('Qi1', 'Qi2', 'Qi3', 'Qi4', 'Qi5', 'Yan_Qi', 'Qi_Lu')),
-            rt.RegionSpec('province', 'Lu', ('Lu1', 'Lu2', 'Lu3', 'Lu4', 'Lu5', 'Qi_Lu')),
-            rt.RegionSpec('harbour', 'harbours', ('Yan5', 'Qi3', 'Qi4', 'Lu3', 'Lu4', 'Chu7', 'Chu8')),
-        ),
+        rt.region_specs(rt.unpacked(
+            '[["province", "Chin", ["Chin1", "Chin2", "Chin3", "Chin4", "Chin5", "Chin6", "Chin_Shu", "Chin_Han"]], '
+            '["province", "Shu", ["Shu1", "Shu2", "Shu3", "Shu4", "Shu5", "Chin_Shu"]], '
+            '["province", "Zhao", ["Zhao1", "Zhao2", "Zhao3", "Zhao4", "Zhao5", "Zhao6", "Zhao_Yan"]], '
+            '["province", "Wei", ["Wei1", "Wei2", "Wei3", "Wei4", "Wei5", "Wei6", "Wei7", "Wei_Han"]], '
+            '["province", "Han", ["Han1", "Han2", "Han3", "Han4", "Han5", "Chin_Han", "Wei_Han"]], '
+            '["province", "Chu", ["Chu1", "Chu2", "Chu3", "Chu4", "Chu5", "Chu6", "Chu7", "Chu8"]], '
+            '["province", "Yan", ["Yan1", "Yan2", "Yan3", "Yan4", "Yan5", "Zhao_Yan", "Yan_Qi"]], '
+            '["province", "Qi", ["Qi1", "Qi2", "Qi3", "Qi4", "Qi5", "Yan_Qi", "Qi_Lu"]], '
+            '["province", "Lu", ["Lu1", "Lu2", "Lu3", "Lu4", "Lu5", "Qi_Lu"]], '
+            '["harbour", "harbours", ["Yan5", "Qi3", "Qi4", "Lu3", "Lu4", "Chu7", "Chu8"]]]'
+        )),
         (('Chin', 'Zhao'), ('Zhao', 'Wei'), ('Wei', 'Chin'), ('Chin', 'Shu'), ('Chin', 'Han'), ('Wei', 'Han'), ('Zhao', 'Yan'), ('Zhao', 'Qi'), ('Yan', 'Qi'), ('Wei', 'Qi'), ('Wei', 'Lu'), ('Qi', 'Lu'), ('Han', 'Chu'), ('Shu', 'Chu'), ('Lu', 'Chu')),
         ((1, 2, 3, 4, 2, 0, 4, 1, 3, -1),),
     )
@@ -431,22 +431,34 @@ GAME = rt.Game(
         files=('rules/china-schacht/base.yaml', 'rules/china-schacht/border-quarrels.yaml'),
         rules=dict([
             *_BASE_RULES[1:3],
-            ('options.post_empty', 'rules/china-schacht/border-quarrels.yaml:14'),
+            *rt.unpacked(
+                '[["options.post_empty", "rules/china-schacht/border-quarrels.yaml:14"]]'
+            ),
             *_BASE_RULES[3:40],
-            ('define.open_spaces', 'rules/china-schacht/border-quarrels.yaml:132'),
+            *rt.unpacked(
+                '[["define.open_spaces", "rules/china-schacht/border-quarrels.yaml:132"]]'
+            ),
             *_BASE_RULES[41:42],
-            ('define.provinces_at', 'rules/china-schacht/border-quarrels.yaml:112'),
-            ('define.two_colours', 'rules/china-schacht/border-quarrels.yaml:115'),
-            ('define.pays_for_space', 'rules/china-schacht/border-quarrels.yaml:123'),
-            ('define.open_to', 'rules/china-schacht/border-quarrels.yaml:128'),
+            *rt.unpacked(
+                '[["define.provinces_at", "rules/china-schacht/border-quarrels.yaml:112"], '
+                '["define.two_colours", "rules/china-schacht/border-quarrels.yaml:115"], '
+                '["define.pays_for_space", "rules/china-schacht/border-quarrels.yaml:123"], '
+                '["define.open_to", "rules/china-schacht/border-quarrels.yaml:128"]]'
+            ),
             *_BASE_RULES[42:51],
-            ('procedures.start_at', 'rules/china-schacht/border-quarrels.yaml:155'),
+            *rt.unpacked(
+                '[["procedures.start_at", "rules/china-schacht/border-quarrels.yaml:155"]]'
+            ),
             *_BASE_RULES[51:62],
-            ('actions.build.choose', 'rules/china-schacht/border-quarrels.yaml:138'),
-            ('actions.build.choose.cards', 'rules/china-schacht/border-quarrels.yaml:138'),
-            ('actions.build.choose.space', 'rules/china-schacht/border-quarrels.yaml:139'),
+            *rt.unpacked(
+                '[["actions.build.choose", "rules/china-schacht/border-quarrels.yaml:138"], '
+                '["actions.build.choose.cards", "rules/china-schacht/border-quarrels.yaml:138"], '
+                '["actions.build.choose.space", "rules/china-schacht/border-quarrels.yaml:139"]]'
+            ),
             *_BASE_RULES[65:93],
-            ('scoring.harbours', 'rules/china-schacht/border-quarrels.yaml:176'),
+            *rt.unpacked(
+                '[["scoring.harbours", "rules/china-schacht/border-quarrels.yaml:176"]]'
+            ),
             *_BASE_RULES[93:],
         ]),
     ),

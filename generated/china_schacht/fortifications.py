@@ -553,30 +553,48 @@ GAME = BASE_GAME.variant(
     files=('rules/china-schacht/base.yaml', 'rules/china-schacht/fortifications.yaml'),
     rules=dict([
         *_BASE_RULES[:3],
-        ('options.fortification_in_empty', 'rules/china-schacht/fortifications.yaml:7'),
+        *rt.unpacked(
+            '[["options.fortification_in_empty", "rules/china-schacht/fortifications.yaml:7"]]'
+        ),
         *_BASE_RULES[3:19],
-        ('state.fortifications_left', 'rules/china-schacht/fortifications.yaml:25'),
-        ('state.fortified', 'rules/china-schacht/fortifications.yaml:30'),
-        ('state.fortified_here', 'rules/china-schacht/fortifications.yaml:36'),
+        *rt.unpacked(
+            '[["state.fortifications_left", "rules/china-schacht/fortifications.yaml:25"], '
+            '["state.fortified", "rules/china-schacht/fortifications.yaml:30"], '
+            '["state.fortified_here", "rules/china-schacht/fortifications.yaml:36"]]'
+        ),
         *_BASE_RULES[19:25],
-        ('define.empty', 'rules/china-schacht/fortifications.yaml:46'),
+        *rt.unpacked(
+            '[["define.empty", "rules/china-schacht/fortifications.yaml:46"]]'
+        ),
         *_BASE_RULES[26:30],
-        ('define.palace_award', 'rules/china-schacht/fortifications.yaml:54'),
+        *rt.unpacked(
+            '[["define.palace_award", "rules/china-schacht/fortifications.yaml:54"]]'
+        ),
         *_BASE_RULES[31:34],
-        ('define.chain_bonus', 'rules/china-schacht/fortifications.yaml:60'),
-        ('define.chain_points', 'rules/china-schacht/fortifications.yaml:61'),
+        *rt.unpacked(
+            '[["define.chain_bonus", "rules/china-schacht/fortifications.yaml:60"], '
+            '["define.chain_points", "rules/china-schacht/fortifications.yaml:61"]]'
+        ),
         *_BASE_RULES[36:40],
-        ('define.open_spaces', 'rules/china-schacht/fortifications.yaml:49'),
+        *rt.unpacked(
+            '[["define.open_spaces", "rules/china-schacht/fortifications.yaml:49"]]'
+        ),
         *_BASE_RULES[41:42],
-        ('define.on_fortification', 'rules/china-schacht/fortifications.yaml:51'),
+        *rt.unpacked(
+            '[["define.on_fortification", "rules/china-schacht/fortifications.yaml:51"]]'
+        ),
         *_BASE_RULES[42:86],
-        ('actions.fortify', 'rules/china-schacht/fortifications.yaml:71'),
-        ('actions.fortify.when', 'rules/china-schacht/fortifications.yaml:80'),
-        ('actions.fortify.choose', 'rules/china-schacht/fortifications.yaml:82'),
-        ('actions.fortify.choose.cards', 'rules/china-schacht/fortifications.yaml:82'),
-        ('actions.fortify.choose.space', 'rules/china-schacht/fortifications.yaml:83'),
+        *rt.unpacked(
+            '[["actions.fortify", "rules/china-schacht/fortifications.yaml:71"], '
+            '["actions.fortify.when", "rules/china-schacht/fortifications.yaml:80"], '
+            '["actions.fortify.choose", "rules/china-schacht/fortifications.yaml:82"], '
+            '["actions.fortify.choose.cards", "rules/china-schacht/fortifications.yaml:82"], '
+            '["actions.fortify.choose.space", "rules/china-schacht/fortifications.yaml:83"]]'
+        ),
         *_BASE_RULES[86:88],
-        ('triggers.fortification_done', 'rules/china-schacht/fortifications.yaml:98'),
+        *rt.unpacked(
+            '[["triggers.fortification_done", "rules/china-schacht/fortifications.yaml:98"]]'
+        ),
         *_BASE_RULES[88:],
     ]),
 )

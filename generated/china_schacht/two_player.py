@@ -1338,74 +1338,98 @@ GAME = rt.Game(
         files=('rules/china-schacht/base.yaml', 'rules/china-schacht/two-player.yaml'),
         rules=dict([
             *_BASE_RULES[1:3],
-            ('options.emperor_placement', 'rules/china-schacht/two-player.yaml:15'),
-            ('options.joker_kept', 'rules/china-schacht/two-player.yaml:25'),
-            ('options.kept_at_reshuffle', 'rules/china-schacht/two-player.yaml:34'),
-            ('options.special_exchange', 'rules/china-schacht/two-player.yaml:46'),
-            ('options.emperor_emissaries', 'rules/china-schacht/two-player.yaml:57'),
+            *rt.unpacked(
+                '[["options.emperor_placement", "rules/china-schacht/two-player.yaml:15"], '
+                '["options.joker_kept", "rules/china-schacht/two-player.yaml:25"], '
+                '["options.kept_at_reshuffle", "rules/china-schacht/two-player.yaml:34"], '
+                '["options.special_exchange", "rules/china-schacht/two-player.yaml:46"], '
+                '["options.emperor_emissaries", "rules/china-schacht/two-player.yaml:57"]]'
+            ),
             *_BASE_RULES[3:19],
-            ('state.emperor_cards', 'rules/china-schacht/two-player.yaml:80'),
-            ('state.kept', 'rules/china-schacht/two-player.yaml:84'),
-            ('state.influence', 'rules/china-schacht/two-player.yaml:89'),
-            ('state.specials', 'rules/china-schacht/two-player.yaml:94'),
-            ('state.emperor_turn', 'rules/china-schacht/two-player.yaml:100'),
-            ('state.two_provinces_now', 'rules/china-schacht/two-player.yaml:103'),
-            ('define.removed_per_colour', 'rules/china-schacht/two-player.yaml:110'),
+            *rt.unpacked(
+                '[["state.emperor_cards", "rules/china-schacht/two-player.yaml:80"], '
+                '["state.kept", "rules/china-schacht/two-player.yaml:84"], '
+                '["state.influence", "rules/china-schacht/two-player.yaml:89"], '
+                '["state.specials", "rules/china-schacht/two-player.yaml:94"], '
+                '["state.emperor_turn", "rules/china-schacht/two-player.yaml:100"], '
+                '["state.two_provinces_now", "rules/china-schacht/two-player.yaml:103"], '
+                '["define.removed_per_colour", "rules/china-schacht/two-player.yaml:110"]]'
+            ),
             *_BASE_RULES[20:30],
-            ('define.palace_award', 'rules/china-schacht/two-player.yaml:115'),
+            *rt.unpacked(
+                '[["define.palace_award", "rules/china-schacht/two-player.yaml:115"]]'
+            ),
             *_BASE_RULES[31:39],
-            ('define.open_provinces', 'rules/china-schacht/two-player.yaml:119'),
+            *rt.unpacked(
+                '[["define.open_provinces", "rules/china-schacht/two-player.yaml:119"]]'
+            ),
             *_BASE_RULES[40:42],
-            ('define.kept_of', 'rules/china-schacht/two-player.yaml:112'),
-            ('define.emperor_payments', 'rules/china-schacht/two-player.yaml:122'),
-            ('define.emperor_can_build', 'rules/china-schacht/two-player.yaml:125'),
-            ('define.emperor_can_send', 'rules/china-schacht/two-player.yaml:127'),
-            ('define.emperor_occupied', 'rules/china-schacht/two-player.yaml:129'),
-            ('define.emperor_provinces', 'rules/china-schacht/two-player.yaml:132'),
+            *rt.unpacked(
+                '[["define.kept_of", "rules/china-schacht/two-player.yaml:112"], '
+                '["define.emperor_payments", "rules/china-schacht/two-player.yaml:122"], '
+                '["define.emperor_can_build", "rules/china-schacht/two-player.yaml:125"], '
+                '["define.emperor_can_send", "rules/china-schacht/two-player.yaml:127"], '
+                '["define.emperor_occupied", "rules/china-schacht/two-player.yaml:129"], '
+                '["define.emperor_provinces", "rules/china-schacht/two-player.yaml:132"]]'
+            ),
             *_BASE_RULES[42:43],
-            ('procedures.pay', 'rules/china-schacht/two-player.yaml:221'),
-            ('procedures.next_piece', 'rules/china-schacht/two-player.yaml:246'),
+            *rt.unpacked(
+                '[["procedures.pay", "rules/china-schacht/two-player.yaml:221"], '
+                '["procedures.next_piece", "rules/china-schacht/two-player.yaml:246"]]'
+            ),
             *_BASE_RULES[45:46],
-            ('procedures.own_turn_over', 'rules/china-schacht/two-player.yaml:254'),
+            *rt.unpacked(
+                '[["procedures.own_turn_over", "rules/china-schacht/two-player.yaml:254"]]'
+            ),
             *_BASE_RULES[47:48],
-            ('procedures.deck_check', 'rules/china-schacht/two-player.yaml:280'),
+            *rt.unpacked(
+                '[["procedures.deck_check", "rules/china-schacht/two-player.yaml:280"]]'
+            ),
             *_BASE_RULES[49:51],
-            ('procedures.keep', 'rules/china-schacht/two-player.yaml:232'),
-            ('procedures.take_influence', 'rules/china-schacht/two-player.yaml:235'),
-            ('procedures.emperor_pay', 'rules/china-schacht/two-player.yaml:260'),
-            ('procedures.emperor_refill', 'rules/china-schacht/two-player.yaml:265'),
-            ('procedures.emperor_done', 'rules/china-schacht/two-player.yaml:273'),
+            *rt.unpacked(
+                '[["procedures.keep", "rules/china-schacht/two-player.yaml:232"], '
+                '["procedures.take_influence", "rules/china-schacht/two-player.yaml:235"], '
+                '["procedures.emperor_pay", "rules/china-schacht/two-player.yaml:260"], '
+                '["procedures.emperor_refill", "rules/china-schacht/two-player.yaml:265"], '
+                '["procedures.emperor_done", "rules/china-schacht/two-player.yaml:273"]]'
+            ),
             *_BASE_RULES[51:60],
-            ('phases.emperor', 'rules/china-schacht/two-player.yaml:147'),
-            ('phases.emperor.start', 'rules/china-schacht/two-player.yaml:147'),
-            ('phases.emperor.actions', 'rules/china-schacht/two-player.yaml:147'),
+            *rt.unpacked(
+                '[["phases.emperor", "rules/china-schacht/two-player.yaml:147"], '
+                '["phases.emperor.start", "rules/china-schacht/two-player.yaml:147"], '
+                '["phases.emperor.actions", "rules/china-schacht/two-player.yaml:147"]]'
+            ),
             *_BASE_RULES[60:86],
-            ('actions.emperor_first', 'rules/china-schacht/two-player.yaml:152'),
-            ('actions.emperor_first.when', 'rules/china-schacht/two-player.yaml:154'),
-            ('actions.emperor_first.choose', 'rules/china-schacht/two-player.yaml:152'),
-            ('actions.two_provinces_card', 'rules/china-schacht/two-player.yaml:160'),
-            ('actions.two_provinces_card.when', 'rules/china-schacht/two-player.yaml:163'),
-            ('actions.two_provinces_card.choose', 'rules/china-schacht/two-player.yaml:160'),
-            ('actions.exchange_card_special', 'rules/china-schacht/two-player.yaml:169'),
-            ('actions.exchange_card_special.when', 'rules/china-schacht/two-player.yaml:173'),
-            ('actions.exchange_card_special.choose', 'rules/china-schacht/two-player.yaml:175'),
-            ('actions.exchange_card_special.choose.card', 'rules/china-schacht/two-player.yaml:175'),
-            ('actions.exchange_card_special.choose.taken', 'rules/china-schacht/two-player.yaml:176'),
-            ('actions.emperor_palace', 'rules/china-schacht/two-player.yaml:187'),
-            ('actions.emperor_palace.choose', 'rules/china-schacht/two-player.yaml:191'),
-            ('actions.emperor_palace.choose.province_to', 'rules/china-schacht/two-player.yaml:191'),
-            ('actions.emperor_palace.choose.space', 'rules/china-schacht/two-player.yaml:192'),
-            ('actions.emperor_palace.choose.cards', 'rules/china-schacht/two-player.yaml:193'),
-            ('actions.emperor_emissary', 'rules/china-schacht/two-player.yaml:204'),
-            ('actions.emperor_emissary.choose', 'rules/china-schacht/two-player.yaml:206'),
-            ('actions.emperor_emissary.choose.province_to', 'rules/china-schacht/two-player.yaml:206'),
-            ('actions.emperor_emissary.choose.cards', 'rules/china-schacht/two-player.yaml:207'),
-            ('actions.emperor_rests', 'rules/china-schacht/two-player.yaml:214'),
-            ('actions.emperor_rests.when', 'rules/china-schacht/two-player.yaml:215'),
-            ('actions.emperor_rests.choose', 'rules/china-schacht/two-player.yaml:214'),
+            *rt.unpacked(
+                '[["actions.emperor_first", "rules/china-schacht/two-player.yaml:152"], '
+                '["actions.emperor_first.when", "rules/china-schacht/two-player.yaml:154"], '
+                '["actions.emperor_first.choose", "rules/china-schacht/two-player.yaml:152"], '
+                '["actions.two_provinces_card", "rules/china-schacht/two-player.yaml:160"], '
+                '["actions.two_provinces_card.when", "rules/china-schacht/two-player.yaml:163"], '
+                '["actions.two_provinces_card.choose", "rules/china-schacht/two-player.yaml:160"], '
+                '["actions.exchange_card_special", "rules/china-schacht/two-player.yaml:169"], '
+                '["actions.exchange_card_special.when", "rules/china-schacht/two-player.yaml:173"], '
+                '["actions.exchange_card_special.choose", "rules/china-schacht/two-player.yaml:175"], '
+                '["actions.exchange_card_special.choose.card", "rules/china-schacht/two-player.yaml:175"], '
+                '["actions.exchange_card_special.choose.taken", "rules/china-schacht/two-player.yaml:176"], '
+                '["actions.emperor_palace", "rules/china-schacht/two-player.yaml:187"], '
+                '["actions.emperor_palace.choose", "rules/china-schacht/two-player.yaml:191"], '
+                '["actions.emperor_palace.choose.province_to", "rules/china-schacht/two-player.yaml:191"], '
+                '["actions.emperor_palace.choose.space", "rules/china-schacht/two-player.yaml:192"], '
+                '["actions.emperor_palace.choose.cards", "rules/china-schacht/two-player.yaml:193"], '
+                '["actions.emperor_emissary", "rules/china-schacht/two-player.yaml:204"], '
+                '["actions.emperor_emissary.choose", "rules/china-schacht/two-player.yaml:206"], '
+                '["actions.emperor_emissary.choose.province_to", "rules/china-schacht/two-player.yaml:206"], '
+                '["actions.emperor_emissary.choose.cards", "rules/china-schacht/two-player.yaml:207"], '
+                '["actions.emperor_rests", "rules/china-schacht/two-player.yaml:214"], '
+                '["actions.emperor_rests.when", "rules/china-schacht/two-player.yaml:215"], '
+                '["actions.emperor_rests.choose", "rules/china-schacht/two-player.yaml:214"]]'
+            ),
             *_BASE_RULES[86:88],
-            ('triggers.two_player_turn_over', 'rules/china-schacht/two-player.yaml:295'),
-            ('end', 'rules/china-schacht/two-player.yaml:304'),
+            *rt.unpacked(
+                '[["triggers.two_player_turn_over", "rules/china-schacht/two-player.yaml:295"], '
+                '["end", "rules/china-schacht/two-player.yaml:304"]]'
+            ),
             *_BASE_RULES[89:],
         ]),
     ),

@@ -168,9 +168,13 @@ GAME = BASE_GAME.variant(
     rules=dict([
         *_BASE_RULES[:25],
         *_BASE_RULES[26:40],
-        ('define.palace_award', 'rules/china-schacht/two-player-light.yaml:11'),
+        *rt.unpacked(
+            '[["define.palace_award", "rules/china-schacht/two-player-light.yaml:11"]]'
+        ),
         *_BASE_RULES[41:68],
-        ('procedures.take_influence', 'rules/china-schacht/two-player-light.yaml:14'),
+        *rt.unpacked(
+            '[["procedures.take_influence", "rules/china-schacht/two-player-light.yaml:14"]]'
+        ),
         *_BASE_RULES[69:],
     ]),
 )

@@ -68,21 +68,21 @@ def _board__zodiac() -> rt.RingBoard:
         'zodiac',
         36,
         ('section', 'character'),
-        (
-            rt.RegionSpec('section', 'rat', ('1', '2', '3')),
-            rt.RegionSpec('section', 'ox', ('4', '5', '6')),
-            rt.RegionSpec('section', 'tiger', ('7', '8', '9')),
-            rt.RegionSpec('section', 'rabbit', ('10', '11', '12')),
-            rt.RegionSpec('section', 'dragon', ('13', '14', '15')),
-            rt.RegionSpec('section', 'snake', ('16', '17', '18')),
-            rt.RegionSpec('section', 'horse', ('19', '20', '21')),
-            rt.RegionSpec('section', 'goat', ('22', '23', '24')),
-            rt.RegionSpec('section', 'monkey', ('25', '26', '27')),
-            rt.RegionSpec('section', 'rooster', ('28', '29', '30')),
-            rt.RegionSpec('section', 'dog', ('31', '32', '33')),
-            rt.RegionSpec('section', 'pig', ('34', '35', '36')),
-            rt.RegionSpec('character', 'characters', ('2', '5', '8', '11', '14', '17', '20', '23', '26', '29', '32', '35')),
-        ),
+        rt.region_specs(rt.unpacked(
+            '[["section", "rat", ["1", "2", "3"]], '
+            '["section", "ox", ["4", "5", "6"]], '
+            '["section", "tiger", ["7", "8", "9"]], '
+            '["section", "rabbit", ["10", "11", "12"]], '
+            '["section", "dragon", ["13", "14", "15"]], '
+            '["section", "snake", ["16", "17", "18"]], '
+            '["section", "horse", ["19", "20", "21"]], '
+            '["section", "goat", ["22", "23", "24"]], '
+            '["section", "monkey", ["25", "26", "27"]], '
+            '["section", "rooster", ["28", "29", "30"]], '
+            '["section", "dog", ["31", "32", "33"]], '
+            '["section", "pig", ["34", "35", "36"]], '
+            '["character", "characters", ["2", "5", "8", "11", "14", "17", "20", "23", "26", "29", "32", "35"]]]'
+        )),
     )
 
 
@@ -115,19 +115,19 @@ class MandarinState(rt.State):
     PHASE_STARTS: ClassVar[tuple[bool, ...]] = (False, False, False, False, False, False)
     TURN_END_TRIGGERS: ClassVar[bool] = False
     TEXT_PREFIX: ClassVar[dict[str, str]] = {'refund': 'refund', 'refund_tile': 'refund ', 'roll': 'roll', 'keep': 'keep', 'draw_again': 'draw again', 'bid': 'bid ', 'drop_out': 'drop out', 'take_tile': 'take ', 'seize_tile': 'seize '}
-    ENUMS: ClassVar[dict[str, tuple[str, ...]]] = {
-        'role': ('seat1', 'seat2', 'seat3', 'seat4', 'seat5'),
-        'animal': ('rat', 'ox', 'tiger', 'rabbit', 'dragon', 'snake', 'horse', 'goat', 'monkey', 'rooster', 'dog', 'pig'),
-        'regionkind': ('section', 'character'),
-        'money_shown': ('hidden', 'open'),
-        'start_square': ('birth_sign', 'random_section', 'seat_order'),
-        'unsold': ('back_to_dispenser', 'originator_keeps'),
-        'defaulter': ('sits_out', 'bids_again'),
-        'passing_square': ('replaced', 'dispenser_only'),
-        'moving_away': ('ends_turn', 'pays_rent'),
-        'rent_square': ('then_draws', 'rent_only'),
-        'stage': ('arriving', 'leaving'),
-    }
+    ENUMS: ClassVar[dict[str, tuple[str, ...]]] = rt.unpacked(
+        '{"role": ["seat1", "seat2", "seat3", "seat4", "seat5"], '
+        '"animal": ["rat", "ox", "tiger", "rabbit", "dragon", "snake", "horse", "goat", "monkey", "rooster", "dog", "pig"], '
+        '"regionkind": ["section", "character"], '
+        '"money_shown": ["hidden", "open"], '
+        '"start_square": ["birth_sign", "random_section", "seat_order"], '
+        '"unsold": ["back_to_dispenser", "originator_keeps"], '
+        '"defaulter": ["sits_out", "bids_again"], '
+        '"passing_square": ["replaced", "dispenser_only"], '
+        '"moving_away": ["ends_turn", "pays_rent"], '
+        '"rent_square": ["then_draws", "rent_only"], '
+        '"stage": ["arriving", "leaving"]}'
+    )
     ACTOR_IS_CURRENT: ClassVar[bool] = False  # a phase names who acts (`actor:`)
     SUSPENDS: ClassVar[bool] = True  # an effect can wait for a seat's decision (`ask`): moves run as steps
     ASKS: ClassVar[dict[str, str]] = {'sign': 'animal'}  # each decision asked, and how its choices are written
@@ -135,7 +135,7 @@ class MandarinState(rt.State):
     # end of a turn can: a move that can ask nothing runs as a plain call, with no copy kept.
     ASKING_ACTIONS: ClassVar[frozenset[str]] = frozenset([])
     DICE: ClassVar[dict[str, tuple[str, ...]]] = {
-        'tile': ('tile1', 'tile2', 'tile3', 'tile4', 'tile5', 'tile6', 'tile7', 'tile8', 'tile9', 'tile10', 'tile11', 'tile12', 'tile13', 'tile14', 'tile15', 'tile16', 'tile17', 'tile18', 'tile19', 'tile20', 'tile21', 'tile22', 'tile23', 'tile24', 'tile25', 'tile26', 'tile27', 'tile28', 'tile29', 'tile30', 'tile31', 'tile32', 'tile33', 'tile34', 'tile35', 'tile36', 'tile37', 'tile38', 'tile39', 'tile40', 'tile41', 'tile42', 'tile43', 'tile44', 'tile45', 'tile46', 'tile47', 'tile48', 'tile49', 'tile50', 'tile51', 'tile52', 'tile53', 'tile54', 'tile55', 'tile56', 'tile57', 'tile58', 'tile59', 'tile60', 'tile61', 'tile62', 'tile63', 'tile64', 'tile65', 'tile66', 'tile67', 'tile68', 'tile69', 'tile70', 'tile71', 'tile72'),
+        'tile': rt.unpacked('["tile1", "tile2", "tile3", "tile4", "tile5", "tile6", "tile7", "tile8", "tile9", "tile10", "tile11", "tile12", "tile13", "tile14", "tile15", "tile16", "tile17", "tile18", "tile19", "tile20", "tile21", "tile22", "tile23", "tile24", "tile25", "tile26", "tile27", "tile28", "tile29", "tile30", "tile31", "tile32", "tile33", "tile34", "tile35", "tile36", "tile37", "tile38", "tile39", "tile40", "tile41", "tile42", "tile43", "tile44", "tile45", "tile46", "tile47", "tile48", "tile49", "tile50", "tile51", "tile52", "tile53", "tile54", "tile55", "tile56", "tile57", "tile58", "tile59", "tile60", "tile61", "tile62", "tile63", "tile64", "tile65", "tile66", "tile67", "tile68", "tile69", "tile70", "tile71", "tile72"]'),
     }
 
     _opt__money_shown: int
@@ -1163,103 +1163,103 @@ GAME = rt.Game(
             rt.OptionInfo('rent_square', 'then_draws', ('then_draws', 'rent_only'), 'Whether a player who pays rent on a coloured square of a controlled section still draws from the dispenser. By default he does (rent is a charge on arriving, the square keeps its use); rent_only makes the rent the whole of his turn.', '"Lorsqu\'un joueur possède trois tuiles ou plus du même animal, il fait payer aux autres joueurs 200 yuans chaque fois qu\'ils arrivent dans l\'une des trois parties de la section de cet animal sur le plateau de jeu."'),
         ),
         files=('rules/mandarin/base.yaml',),
-        rules={
-            'options.money_shown': 'rules/mandarin/base.yaml:23',
-            'options.start_square': 'rules/mandarin/base.yaml:31',
-            'options.unsold': 'rules/mandarin/base.yaml:43',
-            'options.defaulter': 'rules/mandarin/base.yaml:54',
-            'options.passing_square': 'rules/mandarin/base.yaml:65',
-            'options.moving_away': 'rules/mandarin/base.yaml:77',
-            'options.rent_square': 'rules/mandarin/base.yaml:89',
-            'state.money': 'rules/mandarin/base.yaml:143',
-            'state.card': 'rules/mandarin/base.yaml:152',
-            'state.dispenser': 'rules/mandarin/base.yaml:160',
-            'state.out': 'rules/mandarin/base.yaml:166',
-            'state.plain': 'rules/mandarin/base.yaml:176',
-            'state.position': 'rules/mandarin/base.yaml:182',
-            'state.last_roll': 'rules/mandarin/base.yaml:188',
-            'state.away_roll': 'rules/mandarin/base.yaml:193',
-            'state.passed_by': 'rules/mandarin/base.yaml:198',
-            'state.stage': 'rules/mandarin/base.yaml:203',
-            'state.creditor': 'rules/mandarin/base.yaml:208',
-            'state.sale': 'rules/mandarin/base.yaml:214',
-            'state.defaulted': 'rules/mandarin/base.yaml:221',
-            'state.seller': 'rules/mandarin/base.yaml:226',
-            'state.bank_paid_out': 'rules/mandarin/base.yaml:234',
-            'state.bank_received': 'rules/mandarin/base.yaml:239',
-            'define.section_at': 'rules/mandarin/base.yaml:248',
-            'define.animal_of': 'rules/mandarin/base.yaml:250',
-            'define.animal_at': 'rules/mandarin/base.yaml:251',
-            'define.section_of': 'rules/mandarin/base.yaml:252',
-            'define.is_character': 'rules/mandarin/base.yaml:253',
-            'define.character_of': 'rules/mandarin/base.yaml:254',
-            'define.character_squares': 'rules/mandarin/base.yaml:255',
-            'define.held': 'rules/mandarin/base.yaml:257',
-            'define.has_emperor': 'rules/mandarin/base.yaml:258',
-            'define.controls': 'rules/mandarin/base.yaml:262',
-            'define.controller': 'rules/mandarin/base.yaml:264',
-            'define.rent': 'rules/mandarin/base.yaml:267',
-            'define.value': 'rules/mandarin/base.yaml:270',
-            'define.complete': 'rules/mandarin/base.yaml:274',
-            'define.bidders': 'rules/mandarin/base.yaml:281',
-            'define.last_face_up': 'rules/mandarin/base.yaml:284',
-            'procedures.draw_tile': 'rules/mandarin/base.yaml:441',
-            'procedures.charge_rent': 'rules/mandarin/base.yaml:450',
-            'procedures.arrive': 'rules/mandarin/base.yaml:467',
-            'procedures.character_pay': 'rules/mandarin/base.yaml:489',
-            'procedures.move_away': 'rules/mandarin/base.yaml:496',
-            'procedures.open_sale': 'rules/mandarin/base.yaml:506',
-            'procedures.restart_sale': 'rules/mandarin/base.yaml:512',
-            'procedures.sale_won': 'rules/mandarin/base.yaml:519',
-            'procedures.sale_unsold': 'rules/mandarin/base.yaml:542',
-            'phases.turn': 'rules/mandarin/base.yaml:302',
-            'phases.turn.start': 'rules/mandarin/base.yaml:302',
-            'phases.turn.actions': 'rules/mandarin/base.yaml:302',
-            'phases.refunding': 'rules/mandarin/base.yaml:307',
-            'phases.refunding.start': 'rules/mandarin/base.yaml:307',
-            'phases.refunding.actions': 'rules/mandarin/base.yaml:307',
-            'phases.dispense': 'rules/mandarin/base.yaml:311',
-            'phases.dispense.start': 'rules/mandarin/base.yaml:311',
-            'phases.dispense.actions': 'rules/mandarin/base.yaml:311',
-            'phases.auction': 'rules/mandarin/base.yaml:314',
-            'phases.auction.start': 'rules/mandarin/base.yaml:314',
-            'phases.auction.actions': 'rules/mandarin/base.yaml:314',
-            'phases.take': 'rules/mandarin/base.yaml:319',
-            'phases.take.start': 'rules/mandarin/base.yaml:319',
-            'phases.take.actions': 'rules/mandarin/base.yaml:319',
-            'phases.seize': 'rules/mandarin/base.yaml:322',
-            'phases.seize.start': 'rules/mandarin/base.yaml:322',
-            'phases.seize.actions': 'rules/mandarin/base.yaml:322',
-            'actions.refund': 'rules/mandarin/base.yaml:329',
-            'actions.refund.when': 'rules/mandarin/base.yaml:332',
-            'actions.refund.choose': 'rules/mandarin/base.yaml:329',
-            'actions.refund_tile': 'rules/mandarin/base.yaml:336',
-            'actions.refund_tile.choose': 'rules/mandarin/base.yaml:340',
-            'actions.refund_tile.choose.tile': 'rules/mandarin/base.yaml:340',
-            'actions.roll': 'rules/mandarin/base.yaml:348',
-            'actions.roll.choose': 'rules/mandarin/base.yaml:348',
-            'actions.keep': 'rules/mandarin/base.yaml:366',
-            'actions.keep.choose': 'rules/mandarin/base.yaml:366',
-            'actions.draw_again': 'rules/mandarin/base.yaml:375',
-            'actions.draw_again.when': 'rules/mandarin/base.yaml:380',
-            'actions.draw_again.choose': 'rules/mandarin/base.yaml:375',
-            'actions.bid': 'rules/mandarin/base.yaml:391',
-            'actions.bid.choose': 'rules/mandarin/base.yaml:400',
-            'actions.bid.choose.amount': 'rules/mandarin/base.yaml:400',
-            'actions.drop_out': 'rules/mandarin/base.yaml:408',
-            'actions.drop_out.choose': 'rules/mandarin/base.yaml:408',
-            'actions.take_tile': 'rules/mandarin/base.yaml:415',
-            'actions.take_tile.choose': 'rules/mandarin/base.yaml:418',
-            'actions.take_tile.choose.tile': 'rules/mandarin/base.yaml:418',
-            'actions.seize_tile': 'rules/mandarin/base.yaml:425',
-            'actions.seize_tile.choose': 'rules/mandarin/base.yaml:429',
-            'actions.seize_tile.choose.tile': 'rules/mandarin/base.yaml:429',
-            'triggers.sale_over': 'rules/mandarin/base.yaml:555',
-            'end': 'rules/mandarin/base.yaml:566',
-            'scoring.victory': 'rules/mandarin/base.yaml:568',
-            'invariants.a_tile_on_one_card_at_most': 'rules/mandarin/base.yaml:575',
-            'invariants.plain_tiles_are_out': 'rules/mandarin/base.yaml:577',
-        },
+        rules=rt.unpacked(
+            '{"options.money_shown": "rules/mandarin/base.yaml:23", '
+            '"options.start_square": "rules/mandarin/base.yaml:31", '
+            '"options.unsold": "rules/mandarin/base.yaml:43", '
+            '"options.defaulter": "rules/mandarin/base.yaml:54", '
+            '"options.passing_square": "rules/mandarin/base.yaml:65", '
+            '"options.moving_away": "rules/mandarin/base.yaml:77", '
+            '"options.rent_square": "rules/mandarin/base.yaml:89", '
+            '"state.money": "rules/mandarin/base.yaml:143", '
+            '"state.card": "rules/mandarin/base.yaml:152", '
+            '"state.dispenser": "rules/mandarin/base.yaml:160", '
+            '"state.out": "rules/mandarin/base.yaml:166", '
+            '"state.plain": "rules/mandarin/base.yaml:176", '
+            '"state.position": "rules/mandarin/base.yaml:182", '
+            '"state.last_roll": "rules/mandarin/base.yaml:188", '
+            '"state.away_roll": "rules/mandarin/base.yaml:193", '
+            '"state.passed_by": "rules/mandarin/base.yaml:198", '
+            '"state.stage": "rules/mandarin/base.yaml:203", '
+            '"state.creditor": "rules/mandarin/base.yaml:208", '
+            '"state.sale": "rules/mandarin/base.yaml:214", '
+            '"state.defaulted": "rules/mandarin/base.yaml:221", '
+            '"state.seller": "rules/mandarin/base.yaml:226", '
+            '"state.bank_paid_out": "rules/mandarin/base.yaml:234", '
+            '"state.bank_received": "rules/mandarin/base.yaml:239", '
+            '"define.section_at": "rules/mandarin/base.yaml:248", '
+            '"define.animal_of": "rules/mandarin/base.yaml:250", '
+            '"define.animal_at": "rules/mandarin/base.yaml:251", '
+            '"define.section_of": "rules/mandarin/base.yaml:252", '
+            '"define.is_character": "rules/mandarin/base.yaml:253", '
+            '"define.character_of": "rules/mandarin/base.yaml:254", '
+            '"define.character_squares": "rules/mandarin/base.yaml:255", '
+            '"define.held": "rules/mandarin/base.yaml:257", '
+            '"define.has_emperor": "rules/mandarin/base.yaml:258", '
+            '"define.controls": "rules/mandarin/base.yaml:262", '
+            '"define.controller": "rules/mandarin/base.yaml:264", '
+            '"define.rent": "rules/mandarin/base.yaml:267", '
+            '"define.value": "rules/mandarin/base.yaml:270", '
+            '"define.complete": "rules/mandarin/base.yaml:274", '
+            '"define.bidders": "rules/mandarin/base.yaml:281", '
+            '"define.last_face_up": "rules/mandarin/base.yaml:284", '
+            '"procedures.draw_tile": "rules/mandarin/base.yaml:441", '
+            '"procedures.charge_rent": "rules/mandarin/base.yaml:450", '
+            '"procedures.arrive": "rules/mandarin/base.yaml:467", '
+            '"procedures.character_pay": "rules/mandarin/base.yaml:489", '
+            '"procedures.move_away": "rules/mandarin/base.yaml:496", '
+            '"procedures.open_sale": "rules/mandarin/base.yaml:506", '
+            '"procedures.restart_sale": "rules/mandarin/base.yaml:512", '
+            '"procedures.sale_won": "rules/mandarin/base.yaml:519", '
+            '"procedures.sale_unsold": "rules/mandarin/base.yaml:542", '
+            '"phases.turn": "rules/mandarin/base.yaml:302", '
+            '"phases.turn.start": "rules/mandarin/base.yaml:302", '
+            '"phases.turn.actions": "rules/mandarin/base.yaml:302", '
+            '"phases.refunding": "rules/mandarin/base.yaml:307", '
+            '"phases.refunding.start": "rules/mandarin/base.yaml:307", '
+            '"phases.refunding.actions": "rules/mandarin/base.yaml:307", '
+            '"phases.dispense": "rules/mandarin/base.yaml:311", '
+            '"phases.dispense.start": "rules/mandarin/base.yaml:311", '
+            '"phases.dispense.actions": "rules/mandarin/base.yaml:311", '
+            '"phases.auction": "rules/mandarin/base.yaml:314", '
+            '"phases.auction.start": "rules/mandarin/base.yaml:314", '
+            '"phases.auction.actions": "rules/mandarin/base.yaml:314", '
+            '"phases.take": "rules/mandarin/base.yaml:319", '
+            '"phases.take.start": "rules/mandarin/base.yaml:319", '
+            '"phases.take.actions": "rules/mandarin/base.yaml:319", '
+            '"phases.seize": "rules/mandarin/base.yaml:322", '
+            '"phases.seize.start": "rules/mandarin/base.yaml:322", '
+            '"phases.seize.actions": "rules/mandarin/base.yaml:322", '
+            '"actions.refund": "rules/mandarin/base.yaml:329", '
+            '"actions.refund.when": "rules/mandarin/base.yaml:332", '
+            '"actions.refund.choose": "rules/mandarin/base.yaml:329", '
+            '"actions.refund_tile": "rules/mandarin/base.yaml:336", '
+            '"actions.refund_tile.choose": "rules/mandarin/base.yaml:340", '
+            '"actions.refund_tile.choose.tile": "rules/mandarin/base.yaml:340", '
+            '"actions.roll": "rules/mandarin/base.yaml:348", '
+            '"actions.roll.choose": "rules/mandarin/base.yaml:348", '
+            '"actions.keep": "rules/mandarin/base.yaml:366", '
+            '"actions.keep.choose": "rules/mandarin/base.yaml:366", '
+            '"actions.draw_again": "rules/mandarin/base.yaml:375", '
+            '"actions.draw_again.when": "rules/mandarin/base.yaml:380", '
+            '"actions.draw_again.choose": "rules/mandarin/base.yaml:375", '
+            '"actions.bid": "rules/mandarin/base.yaml:391", '
+            '"actions.bid.choose": "rules/mandarin/base.yaml:400", '
+            '"actions.bid.choose.amount": "rules/mandarin/base.yaml:400", '
+            '"actions.drop_out": "rules/mandarin/base.yaml:408", '
+            '"actions.drop_out.choose": "rules/mandarin/base.yaml:408", '
+            '"actions.take_tile": "rules/mandarin/base.yaml:415", '
+            '"actions.take_tile.choose": "rules/mandarin/base.yaml:418", '
+            '"actions.take_tile.choose.tile": "rules/mandarin/base.yaml:418", '
+            '"actions.seize_tile": "rules/mandarin/base.yaml:425", '
+            '"actions.seize_tile.choose": "rules/mandarin/base.yaml:429", '
+            '"actions.seize_tile.choose.tile": "rules/mandarin/base.yaml:429", '
+            '"triggers.sale_over": "rules/mandarin/base.yaml:555", '
+            '"end": "rules/mandarin/base.yaml:566", '
+            '"scoring.victory": "rules/mandarin/base.yaml:568", '
+            '"invariants.a_tile_on_one_card_at_most": "rules/mandarin/base.yaml:575", '
+            '"invariants.plain_tiles_are_out": "rules/mandarin/base.yaml:577"}'
+        ),
     ),
     MandarinState,
     {

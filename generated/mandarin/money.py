@@ -191,11 +191,15 @@ GAME = BASE_GAME.variant(
     files=('rules/mandarin/base.yaml', 'rules/mandarin/money.yaml'),
     rules=dict([
         *_BASE_RULES[:90],
-        ('actions.sell', 'rules/mandarin/money.yaml:11'),
-        ('actions.sell.when', 'rules/mandarin/money.yaml:19'),
-        ('actions.sell.choose', 'rules/mandarin/money.yaml:11'),
+        *rt.unpacked(
+            '[["actions.sell", "rules/mandarin/money.yaml:11"], '
+            '["actions.sell.when", "rules/mandarin/money.yaml:19"], '
+            '["actions.sell.choose", "rules/mandarin/money.yaml:11"]]'
+        ),
         *_BASE_RULES[90:92],
-        ('scoring.wealth', 'rules/mandarin/money.yaml:32'),
+        *rt.unpacked(
+            '[["scoring.wealth", "rules/mandarin/money.yaml:32"]]'
+        ),
         *_BASE_RULES[93:],
     ]),
 )

@@ -63,21 +63,21 @@ def _board__warring_states() -> rt.HexMapBoard:
     # rules/yellow-yangtze/base.yaml:151
     return rt.HexMapBoard(
         'warring_states',
-        (('A1', 0, 0), ('A2', 1, 0), ('A3', 2, 0), ('A4', 3, 0), ('A5', 4, 0), ('A6', 5, 0), ('A7', 6, 0), ('A8', 7, 0), ('A9', 8, 0), ('A10', 9, 0), ('A11', 10, 0), ('A12', 11, 0), ('A13', 12, 0), ('A14', 13, 0), ('A15', 14, 0), ('A16', 15, 0), ('B1', 0, 1), ('B2', 1, 1), ('B3', 2, 1), ('B4', 3, 1), ('B5', 4, 1), ('B6', 5, 1), ('B7', 6, 1), ('B8', 7, 1), ('B9', 8, 1), ('B10', 9, 1), ('B11', 10, 1), ('B12', 11, 1), ('B13', 12, 1), ('B14', 13, 1), ('B15', 14, 1), ('B16', 15, 1), ('C1', -1, 2), ('C2', 0, 2), ('C3', 1, 2), ('C4', 2, 2), ('C5', 3, 2), ('C6', 4, 2), ('C7', 5, 2), ('C8', 6, 2), ('C9', 7, 2), ('C10', 8, 2), ('C11', 9, 2), ('C12', 10, 2), ('C13', 11, 2), ('C14', 12, 2), ('C15', 13, 2), ('C16', 14, 2), ('D1', -1, 3), ('D2', 0, 3), ('D3', 1, 3), ('D4', 2, 3), ('D5', 3, 3), ('D6', 4, 3), ('D7', 5, 3), ('D8', 6, 3), ('D9', 7, 3), ('D10', 8, 3), ('D11', 9, 3), ('D12', 10, 3), ('D13', 11, 3), ('D14', 12, 3), ('D15', 13, 3), ('D16', 14, 3), ('E1', -2, 4), ('E2', -1, 4), ('E3', 0, 4), ('E4', 1, 4), ('E5', 2, 4), ('E6', 3, 4), ('E7', 4, 4), ('E8', 5, 4), ('E9', 6, 4), ('E10', 7, 4), ('E11', 8, 4), ('E12', 9, 4), ('E13', 10, 4), ('E14', 11, 4), ('E15', 12, 4), ('E16', 13, 4), ('F1', -2, 5), ('F2', -1, 5), ('F3', 0, 5), ('F4', 1, 5), ('F5', 2, 5), ('F6', 3, 5), ('F7', 4, 5), ('F8', 5, 5), ('F9', 6, 5), ('F10', 7, 5), ('F11', 8, 5), ('F12', 9, 5), ('F13', 10, 5), ('F14', 11, 5), ('F15', 12, 5), ('F16', 13, 5), ('G1', -3, 6), ('G2', -2, 6), ('G3', -1, 6), ('G4', 0, 6), ('G5', 1, 6), ('G6', 2, 6), ('G7', 3, 6), ('G8', 4, 6), ('G9', 5, 6), ('G10', 6, 6), ('G11', 7, 6), ('G12', 8, 6), ('G13', 9, 6), ('G14', 10, 6), ('G15', 11, 6), ('G16', 12, 6), ('H1', -3, 7), ('H2', -2, 7), ('H3', -1, 7), ('H4', 0, 7), ('H5', 1, 7), ('H6', 2, 7), ('H7', 3, 7), ('H8', 4, 7), ('H9', 5, 7), ('H10', 6, 7), ('H11', 7, 7), ('H12', 8, 7), ('H13', 9, 7), ('H14', 10, 7), ('H15', 11, 7), ('H16', 12, 7), ('I1', -4, 8), ('I2', -3, 8), ('I3', -2, 8), ('I4', -1, 8), ('I5', 0, 8), ('I6', 1, 8), ('I7', 2, 8), ('I8', 3, 8), ('I9', 4, 8), ('I10', 5, 8), ('I11', 6, 8), ('I12', 7, 8), ('I13', 8, 8), ('I14', 9, 8), ('I15', 10, 8), ('I16', 11, 8), ('J1', -4, 9), ('J2', -3, 9), ('J3', -2, 9), ('J4', -1, 9), ('J5', 0, 9), ('J6', 1, 9), ('J7', 2, 9), ('J8', 3, 9), ('J9', 4, 9), ('J10', 5, 9), ('J11', 6, 9), ('J12', 7, 9), ('J13', 8, 9), ('J14', 9, 9), ('J15', 10, 9), ('J16', 11, 9), ('K1', -5, 10), ('K2', -4, 10), ('K3', -3, 10), ('K4', -2, 10), ('K5', -1, 10), ('K6', 0, 10), ('K7', 1, 10), ('K8', 2, 10), ('K9', 3, 10), ('K10', 4, 10), ('K11', 5, 10), ('K12', 6, 10), ('K13', 7, 10), ('K14', 8, 10), ('K15', 9, 10), ('K16', 10, 10)),
+        rt.unpacked('[["A1", 0, 0], ["A2", 1, 0], ["A3", 2, 0], ["A4", 3, 0], ["A5", 4, 0], ["A6", 5, 0], ["A7", 6, 0], ["A8", 7, 0], ["A9", 8, 0], ["A10", 9, 0], ["A11", 10, 0], ["A12", 11, 0], ["A13", 12, 0], ["A14", 13, 0], ["A15", 14, 0], ["A16", 15, 0], ["B1", 0, 1], ["B2", 1, 1], ["B3", 2, 1], ["B4", 3, 1], ["B5", 4, 1], ["B6", 5, 1], ["B7", 6, 1], ["B8", 7, 1], ["B9", 8, 1], ["B10", 9, 1], ["B11", 10, 1], ["B12", 11, 1], ["B13", 12, 1], ["B14", 13, 1], ["B15", 14, 1], ["B16", 15, 1], ["C1", -1, 2], ["C2", 0, 2], ["C3", 1, 2], ["C4", 2, 2], ["C5", 3, 2], ["C6", 4, 2], ["C7", 5, 2], ["C8", 6, 2], ["C9", 7, 2], ["C10", 8, 2], ["C11", 9, 2], ["C12", 10, 2], ["C13", 11, 2], ["C14", 12, 2], ["C15", 13, 2], ["C16", 14, 2], ["D1", -1, 3], ["D2", 0, 3], ["D3", 1, 3], ["D4", 2, 3], ["D5", 3, 3], ["D6", 4, 3], ["D7", 5, 3], ["D8", 6, 3], ["D9", 7, 3], ["D10", 8, 3], ["D11", 9, 3], ["D12", 10, 3], ["D13", 11, 3], ["D14", 12, 3], ["D15", 13, 3], ["D16", 14, 3], ["E1", -2, 4], ["E2", -1, 4], ["E3", 0, 4], ["E4", 1, 4], ["E5", 2, 4], ["E6", 3, 4], ["E7", 4, 4], ["E8", 5, 4], ["E9", 6, 4], ["E10", 7, 4], ["E11", 8, 4], ["E12", 9, 4], ["E13", 10, 4], ["E14", 11, 4], ["E15", 12, 4], ["E16", 13, 4], ["F1", -2, 5], ["F2", -1, 5], ["F3", 0, 5], ["F4", 1, 5], ["F5", 2, 5], ["F6", 3, 5], ["F7", 4, 5], ["F8", 5, 5], ["F9", 6, 5], ["F10", 7, 5], ["F11", 8, 5], ["F12", 9, 5], ["F13", 10, 5], ["F14", 11, 5], ["F15", 12, 5], ["F16", 13, 5], ["G1", -3, 6], ["G2", -2, 6], ["G3", -1, 6], ["G4", 0, 6], ["G5", 1, 6], ["G6", 2, 6], ["G7", 3, 6], ["G8", 4, 6], ["G9", 5, 6], ["G10", 6, 6], ["G11", 7, 6], ["G12", 8, 6], ["G13", 9, 6], ["G14", 10, 6], ["G15", 11, 6], ["G16", 12, 6], ["H1", -3, 7], ["H2", -2, 7], ["H3", -1, 7], ["H4", 0, 7], ["H5", 1, 7], ["H6", 2, 7], ["H7", 3, 7], ["H8", 4, 7], ["H9", 5, 7], ["H10", 6, 7], ["H11", 7, 7], ["H12", 8, 7], ["H13", 9, 7], ["H14", 10, 7], ["H15", 11, 7], ["H16", 12, 7], ["I1", -4, 8], ["I2", -3, 8], ["I3", -2, 8], ["I4", -1, 8], ["I5", 0, 8], ["I6", 1, 8], ["I7", 2, 8], ["I8", 3, 8], ["I9", 4, 8], ["I10", 5, 8], ["I11", 6, 8], ["I12", 7, 8], ["I13", 8, 8], ["I14", 9, 8], ["I15", 10, 8], ["I16", 11, 8], ["J1", -4, 9], ["J2", -3, 9], ["J3", -2, 9], ["J4", -1, 9], ["J5", 0, 9], ["J6", 1, 9], ["J7", 2, 9], ["J8", 3, 9], ["J9", 4, 9], ["J10", 5, 9], ["J11", 6, 9], ["J12", 7, 9], ["J13", 8, 9], ["J14", 9, 9], ["J15", 10, 9], ["J16", 11, 9], ["K1", -5, 10], ["K2", -4, 10], ["K3", -3, 10], ["K4", -2, 10], ["K5", -1, 10], ["K6", 0, 10], ["K7", 1, 10], ["K8", 2, 10], ["K9", 3, 10], ["K10", 4, 10], ["K11", 5, 10], ["K12", 6, 10], ["K13", 7, 10], ["K14", 8, 10], ["K15", 9, 10], ["K16", 10, 10]]'),
         '.......C.......~..~~~~......~~~~~~~...~~~..~~...........~~~........C........C...........C.................~.......C....~~~~.....~~~~..~~...~~......~~~~..C..~~.......C........~~',
         ('city', 'waterway'),
-        (
-            rt.RegionSpec('city', 'Yan', ('A8',)),
-            rt.RegionSpec('city', 'Zhao', ('E4',)),
-            rt.RegionSpec('city', 'Qi', ('E13',)),
-            rt.RegionSpec('city', 'Wei', ('F9',)),
-            rt.RegionSpec('city', 'Han', ('H3',)),
-            rt.RegionSpec('city', 'Qin', ('J10',)),
-            rt.RegionSpec('city', 'Chu', ('K6',)),
-            rt.RegionSpec('waterway', 'Yellow', ('C1', 'C2', 'C3', 'B3', 'B4', 'B5', 'B6', 'C7', 'C8', 'C9', 'D9', 'D10', 'D11', 'C12', 'C13', 'B13', 'B14', 'B15', 'B16', 'A16')),
-            rt.RegionSpec('waterway', 'Yangtze', ('I1', 'I2', 'I3', 'I4', 'J4', 'J5', 'J6', 'J7', 'I7', 'I8', 'H8', 'H9', 'H10', 'H11', 'G11', 'I12', 'I13', 'J13', 'J14', 'K15', 'K16')),
-        ),
-        ((0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 1, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 1, 1, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1)),
+        rt.region_specs(rt.unpacked(
+            '[["city", "Yan", ["A8"]], '
+            '["city", "Zhao", ["E4"]], '
+            '["city", "Qi", ["E13"]], '
+            '["city", "Wei", ["F9"]], '
+            '["city", "Han", ["H3"]], '
+            '["city", "Qin", ["J10"]], '
+            '["city", "Chu", ["K6"]], '
+            '["waterway", "Yellow", ["C1", "C2", "C3", "B3", "B4", "B5", "B6", "C7", "C8", "C9", "D9", "D10", "D11", "C12", "C13", "B13", "B14", "B15", "B16", "A16"]], '
+            '["waterway", "Yangtze", ["I1", "I2", "I3", "I4", "J4", "J5", "J6", "J7", "I7", "I8", "H8", "H9", "H10", "H11", "G11", "I12", "I13", "J13", "J14", "K15", "K16"]]]'
+        )),
+        rt.unpacked('[[0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 1, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 1, 1, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1]]'),
         (('.', 'terrain land, site plain'), ('~', 'terrain river, site plain'), ('C', 'terrain land, site capital')),
     )
 
@@ -112,24 +112,24 @@ class YellowYangtzeState(rt.State):
     PHASE_STARTS: ClassVar[tuple[bool, ...]] = (False, False, False, False, False)
     TURN_END_TRIGGERS: ClassVar[bool] = True
     TEXT_PREFIX: ClassVar[dict[str, str]] = {'place_leader': 'leader ', 'lift_leader': 'move ', 'relocate': 'to ', 'leave_off': 'leave off the board', 'withdraw_leader': 'withdraw ', 'place_tile': 'tile ', 'chain_peasant': 'peasant ', 'end_chain': 'end chain', 'build_pagoda': 'pagoda ', 'decline_pagoda': 'no pagoda', 'take_from_market': 'take ', 'leave_market': 'take nothing', 'peasant_revolt': 'peasant revolt ', 'merchant_pagoda': 'merchant pagoda ', 'swap_tiles': 'swap ', 'end_turn': 'end turn'}
-    ENUMS: ClassVar[dict[str, tuple[str, ...]]] = {
-        'role': ('seat1', 'seat2', 'seat3', 'seat4'),
-        'kind': ('governor', 'soldier', 'merchant', 'peasant', 'artisan'),
-        'terrain': ('land', 'river'),
-        'site': ('plain', 'capital'),
-        'leader_use': ('without_leader', 'with_leader'),
-        'regionkind': ('city', 'waterway'),
-        'actions_per_turn': ('up_to_two', 'exactly_two'),
-        'leader_joining': ('forbidden', 'revolt'),
-        'governor_bonus': ('revolts_only', 'wars_too'),
-        'governor_point': ('chosen', 'always'),
-        'soldier_leader_discard': ('counted', 'not_counted'),
-        'unifying_tile': ('no_side', 'every_side'),
-        'chain_after_declined_pagoda': ('goes_on', 'stops'),
-        'war_triangles': ('allowed', 'excluded'),
-        'jokers': ('spread_evenly', 'weakest_only'),
-        'market_refill': ('stays_short', 'ends_game'),
-    }
+    ENUMS: ClassVar[dict[str, tuple[str, ...]]] = rt.unpacked(
+        '{"role": ["seat1", "seat2", "seat3", "seat4"], '
+        '"kind": ["governor", "soldier", "merchant", "peasant", "artisan"], '
+        '"terrain": ["land", "river"], '
+        '"site": ["plain", "capital"], '
+        '"leader_use": ["without_leader", "with_leader"], '
+        '"regionkind": ["city", "waterway"], '
+        '"actions_per_turn": ["up_to_two", "exactly_two"], '
+        '"leader_joining": ["forbidden", "revolt"], '
+        '"governor_bonus": ["revolts_only", "wars_too"], '
+        '"governor_point": ["chosen", "always"], '
+        '"soldier_leader_discard": ["counted", "not_counted"], '
+        '"unifying_tile": ["no_side", "every_side"], '
+        '"chain_after_declined_pagoda": ["goes_on", "stops"], '
+        '"war_triangles": ["allowed", "excluded"], '
+        '"jokers": ["spread_evenly", "weakest_only"], '
+        '"market_refill": ["stays_short", "ends_game"]}'
+    )
     TIE_BREAK: ClassVar[bool] = True
     ACTOR_IS_CURRENT: ClassVar[bool] = True  # no phase names who acts: the seat whose turn it is decides
     SUSPENDS: ClassVar[bool] = True  # an effect can wait for a seat's decision (`ask`): moves run as steps
@@ -144,7 +144,7 @@ class YellowYangtzeState(rt.State):
         'lifting': (('kind', 'kind'), ('cell', 'spot')),
     }
     DICE: ClassVar[dict[str, tuple[str, ...]]] = {
-        'tile': ('tile1', 'tile2', 'tile3', 'tile4', 'tile5', 'tile6', 'tile7', 'tile8', 'tile9', 'tile10', 'tile11', 'tile12', 'tile13', 'tile14', 'tile15', 'tile16', 'tile17', 'tile18', 'tile19', 'tile20', 'tile21', 'tile22', 'tile23', 'tile24', 'tile25', 'tile26', 'tile27', 'tile28', 'tile29', 'tile30', 'tile31', 'tile32', 'tile33', 'tile34', 'tile35', 'tile36', 'tile37', 'tile38', 'tile39', 'tile40', 'tile41', 'tile42', 'tile43', 'tile44', 'tile45', 'tile46', 'tile47', 'tile48', 'tile49', 'tile50', 'tile51', 'tile52', 'tile53', 'tile54', 'tile55', 'tile56', 'tile57', 'tile58', 'tile59', 'tile60', 'tile61', 'tile62', 'tile63', 'tile64', 'tile65', 'tile66', 'tile67', 'tile68', 'tile69', 'tile70', 'tile71', 'tile72', 'tile73', 'tile74', 'tile75', 'tile76', 'tile77', 'tile78', 'tile79', 'tile80', 'tile81', 'tile82', 'tile83', 'tile84', 'tile85', 'tile86', 'tile87', 'tile88', 'tile89', 'tile90', 'tile91', 'tile92', 'tile93', 'tile94', 'tile95', 'tile96', 'tile97', 'tile98', 'tile99', 'tile100', 'tile101', 'tile102', 'tile103', 'tile104', 'tile105', 'tile106', 'tile107', 'tile108', 'tile109', 'tile110', 'tile111', 'tile112', 'tile113', 'tile114', 'tile115', 'tile116', 'tile117', 'tile118', 'tile119', 'tile120', 'tile121', 'tile122', 'tile123', 'tile124', 'tile125', 'tile126', 'tile127', 'tile128', 'tile129', 'tile130', 'tile131', 'tile132', 'tile133', 'tile134', 'tile135', 'tile136', 'tile137', 'tile138'),
+        'tile': rt.unpacked('["tile1", "tile2", "tile3", "tile4", "tile5", "tile6", "tile7", "tile8", "tile9", "tile10", "tile11", "tile12", "tile13", "tile14", "tile15", "tile16", "tile17", "tile18", "tile19", "tile20", "tile21", "tile22", "tile23", "tile24", "tile25", "tile26", "tile27", "tile28", "tile29", "tile30", "tile31", "tile32", "tile33", "tile34", "tile35", "tile36", "tile37", "tile38", "tile39", "tile40", "tile41", "tile42", "tile43", "tile44", "tile45", "tile46", "tile47", "tile48", "tile49", "tile50", "tile51", "tile52", "tile53", "tile54", "tile55", "tile56", "tile57", "tile58", "tile59", "tile60", "tile61", "tile62", "tile63", "tile64", "tile65", "tile66", "tile67", "tile68", "tile69", "tile70", "tile71", "tile72", "tile73", "tile74", "tile75", "tile76", "tile77", "tile78", "tile79", "tile80", "tile81", "tile82", "tile83", "tile84", "tile85", "tile86", "tile87", "tile88", "tile89", "tile90", "tile91", "tile92", "tile93", "tile94", "tile95", "tile96", "tile97", "tile98", "tile99", "tile100", "tile101", "tile102", "tile103", "tile104", "tile105", "tile106", "tile107", "tile108", "tile109", "tile110", "tile111", "tile112", "tile113", "tile114", "tile115", "tile116", "tile117", "tile118", "tile119", "tile120", "tile121", "tile122", "tile123", "tile124", "tile125", "tile126", "tile127", "tile128", "tile129", "tile130", "tile131", "tile132", "tile133", "tile134", "tile135", "tile136", "tile137", "tile138"]'),
     }
 
     _opt__actions_per_turn: int
@@ -1910,161 +1910,161 @@ GAME = rt.Game(
             rt.OptionInfo('market_refill', 'stays_short', ('stays_short', 'ends_game'), "A market refill that needs a tile when the bag is empty. stays_short: the market stays short and play goes on (only a player's draw ends the game). ends_game: the game ends.", '"La partie se termine immédiatement lorsqu\'un joueur doit piocher une tuile dans le sac et qu\'il est dans l\'incapacité de le faire, car le sac est vide."'),
         ),
         files=('rules/yellow-yangtze/base.yaml',),
-        rules={
-            'options.actions_per_turn': 'rules/yellow-yangtze/base.yaml:26',
-            'options.leader_joining': 'rules/yellow-yangtze/base.yaml:36',
-            'options.governor_bonus': 'rules/yellow-yangtze/base.yaml:48',
-            'options.governor_point': 'rules/yellow-yangtze/base.yaml:61',
-            'options.soldier_leader_discard': 'rules/yellow-yangtze/base.yaml:75',
-            'options.unifying_tile': 'rules/yellow-yangtze/base.yaml:87',
-            'options.chain_after_declined_pagoda': 'rules/yellow-yangtze/base.yaml:99',
-            'options.war_triangles': 'rules/yellow-yangtze/base.yaml:110',
-            'options.jokers': 'rules/yellow-yangtze/base.yaml:121',
-            'options.market_refill': 'rules/yellow-yangtze/base.yaml:135',
-            'state.tile_on': 'rules/yellow-yangtze/base.yaml:217',
-            'state.chief_on': 'rules/yellow-yangtze/base.yaml:222',
-            'state.pagodas': 'rules/yellow-yangtze/base.yaml:227',
-            'state.bag': 'rules/yellow-yangtze/base.yaml:231',
-            'state.rack': 'rules/yellow-yangtze/base.yaml:237',
-            'state.rack_size': 'rules/yellow-yangtze/base.yaml:245',
-            'state.market': 'rules/yellow-yangtze/base.yaml:253',
-            'state.box': 'rules/yellow-yangtze/base.yaml:258',
-            'state.points': 'rules/yellow-yangtze/base.yaml:264',
-            'state.actions_done': 'rules/yellow-yangtze/base.yaml:273',
-            'state.last_peasant': 'rules/yellow-yangtze/base.yaml:277',
-            'state.last_tile': 'rules/yellow-yangtze/base.yaml:281',
-            'state.started_war': 'rules/yellow-yangtze/base.yaml:285',
-            'state.reunification': 'rules/yellow-yangtze/base.yaml:292',
-            'state.conflict': 'rules/yellow-yangtze/base.yaml:296',
-            'state.lifted': 'rules/yellow-yangtze/base.yaml:302',
-            'state.game_over': 'rules/yellow-yangtze/base.yaml:306',
-            'define.occupied': 'rules/yellow-yangtze/base.yaml:313',
-            'define.kind_at': 'rules/yellow-yangtze/base.yaml:314',
-            'define.tile_of': 'rules/yellow-yangtze/base.yaml:315',
-            'define.tiled': 'rules/yellow-yangtze/base.yaml:317',
-            'define.untiled': 'rules/yellow-yangtze/base.yaml:318',
-            'define.taken': 'rules/yellow-yangtze/base.yaml:319',
-            'define.empty': 'rules/yellow-yangtze/base.yaml:320',
-            'define.group_of': 'rules/yellow-yangtze/base.yaml:323',
-            'define.chiefs_in': 'rules/yellow-yangtze/base.yaml:324',
-            'define.chief_cell': 'rules/yellow-yangtze/base.yaml:325',
-            'define.on_board': 'rules/yellow-yangtze/base.yaml:326',
-            'define.off_board': 'rules/yellow-yangtze/base.yaml:327',
-            'define.groups_beside': 'rules/yellow-yangtze/base.yaml:329',
-            'define.states_beside': 'rules/yellow-yangtze/base.yaml:330',
-            'define.kinds_in': 'rules/yellow-yangtze/base.yaml:332',
-            'define.clashing': 'rules/yellow-yangtze/base.yaml:333',
-            'define.war_name': 'rules/yellow-yangtze/base.yaml:339',
-            'define.governor_beside': 'rules/yellow-yangtze/base.yaml:341',
-            'define.index_of': 'rules/yellow-yangtze/base.yaml:342',
-            'define.in_rack': 'rules/yellow-yangtze/base.yaml:343',
-            'define.governor_point_of': 'rules/yellow-yangtze/base.yaml:346',
-            'define.reinforced': 'rules/yellow-yangtze/base.yaml:349',
-            'define.pagoda_cells': 'rules/yellow-yangtze/base.yaml:353',
-            'define.has_pagoda': 'rules/yellow-yangtze/base.yaml:354',
-            'define.triangles_at': 'rules/yellow-yangtze/base.yaml:357',
-            'define.free_triangles_at': 'rules/yellow-yangtze/base.yaml:363',
-            'define.pagodas_left': 'rules/yellow-yangtze/base.yaml:364',
-            'define.first_triangles_at': 'rules/yellow-yangtze/base.yaml:367',
-            'define.open_triangles': 'rules/yellow-yangtze/base.yaml:370',
-            'define.joins_states': 'rules/yellow-yangtze/base.yaml:381',
-            'define.leader_sites': 'rules/yellow-yangtze/base.yaml:384',
-            'define.leader_cells': 'rules/yellow-yangtze/base.yaml:389',
-            'define.empty_rivers': 'rules/yellow-yangtze/base.yaml:397',
-            'define.empty_land': 'rules/yellow-yangtze/base.yaml:398',
-            'define.tile_cells': 'rules/yellow-yangtze/base.yaml:399',
-            'define.chain_cells': 'rules/yellow-yangtze/base.yaml:402',
-            'define.rival_of': 'rules/yellow-yangtze/base.yaml:404',
-            'define.jokers_needed': 'rules/yellow-yangtze/base.yaml:409',
-            'define.level': 'rules/yellow-yangtze/base.yaml:410',
-            'define.tie_key': 'rules/yellow-yangtze/base.yaml:417',
-            'define.spread': 'rules/yellow-yangtze/base.yaml:421',
-            'procedures.draw_tile': 'rules/yellow-yangtze/base.yaml:443',
-            'procedures.set_rack': 'rules/yellow-yangtze/base.yaml:451',
-            'procedures.discard': 'rules/yellow-yangtze/base.yaml:454',
-            'procedures.score': 'rules/yellow-yangtze/base.yaml:458',
-            'procedures.remove_tile': 'rules/yellow-yangtze/base.yaml:463',
-            'procedures.fight_revolt': 'rules/yellow-yangtze/base.yaml:473',
-            'procedures.war': 'rules/yellow-yangtze/base.yaml:520',
-            'procedures.place_tile': 'rules/yellow-yangtze/base.yaml:601',
-            'procedures.next_action': 'rules/yellow-yangtze/base.yaml:627',
-            'procedures.after_tile': 'rules/yellow-yangtze/base.yaml:632',
-            'procedures.tile_placed': 'rules/yellow-yangtze/base.yaml:644',
-            'procedures.raise_pagoda': 'rules/yellow-yangtze/base.yaml:657',
-            'procedures.leader_placed': 'rules/yellow-yangtze/base.yaml:665',
-            'phases.turn': 'rules/yellow-yangtze/base.yaml:671',
-            'phases.turn.start': 'rules/yellow-yangtze/base.yaml:671',
-            'phases.turn.actions': 'rules/yellow-yangtze/base.yaml:671',
-            'phases.relocate': 'rules/yellow-yangtze/base.yaml:674',
-            'phases.relocate.start': 'rules/yellow-yangtze/base.yaml:674',
-            'phases.relocate.actions': 'rules/yellow-yangtze/base.yaml:674',
-            'phases.pagoda_offer': 'rules/yellow-yangtze/base.yaml:676',
-            'phases.pagoda_offer.start': 'rules/yellow-yangtze/base.yaml:676',
-            'phases.pagoda_offer.actions': 'rules/yellow-yangtze/base.yaml:676',
-            'phases.market_pick': 'rules/yellow-yangtze/base.yaml:678',
-            'phases.market_pick.start': 'rules/yellow-yangtze/base.yaml:678',
-            'phases.market_pick.actions': 'rules/yellow-yangtze/base.yaml:678',
-            'phases.peasant_chain': 'rules/yellow-yangtze/base.yaml:680',
-            'phases.peasant_chain.start': 'rules/yellow-yangtze/base.yaml:680',
-            'phases.peasant_chain.actions': 'rules/yellow-yangtze/base.yaml:680',
-            'actions.place_leader': 'rules/yellow-yangtze/base.yaml:687',
-            'actions.place_leader.choose': 'rules/yellow-yangtze/base.yaml:689',
-            'actions.place_leader.choose.k': 'rules/yellow-yangtze/base.yaml:689',
-            'actions.place_leader.choose.s': 'rules/yellow-yangtze/base.yaml:690',
-            'actions.lift_leader': 'rules/yellow-yangtze/base.yaml:695',
-            'actions.lift_leader.choose': 'rules/yellow-yangtze/base.yaml:700',
-            'actions.lift_leader.choose.k': 'rules/yellow-yangtze/base.yaml:700',
-            'actions.relocate': 'rules/yellow-yangtze/base.yaml:707',
-            'actions.relocate.choose': 'rules/yellow-yangtze/base.yaml:708',
-            'actions.relocate.choose.s': 'rules/yellow-yangtze/base.yaml:708',
-            'actions.leave_off': 'rules/yellow-yangtze/base.yaml:715',
-            'actions.leave_off.choose': 'rules/yellow-yangtze/base.yaml:715',
-            'actions.withdraw_leader': 'rules/yellow-yangtze/base.yaml:720',
-            'actions.withdraw_leader.choose': 'rules/yellow-yangtze/base.yaml:721',
-            'actions.withdraw_leader.choose.k': 'rules/yellow-yangtze/base.yaml:721',
-            'actions.place_tile': 'rules/yellow-yangtze/base.yaml:729',
-            'actions.place_tile.choose': 'rules/yellow-yangtze/base.yaml:731',
-            'actions.place_tile.choose.k': 'rules/yellow-yangtze/base.yaml:731',
-            'actions.place_tile.choose.s': 'rules/yellow-yangtze/base.yaml:732',
-            'actions.chain_peasant': 'rules/yellow-yangtze/base.yaml:737',
-            'actions.chain_peasant.when': 'rules/yellow-yangtze/base.yaml:739',
-            'actions.chain_peasant.choose': 'rules/yellow-yangtze/base.yaml:738',
-            'actions.chain_peasant.choose.s': 'rules/yellow-yangtze/base.yaml:738',
-            'actions.end_chain': 'rules/yellow-yangtze/base.yaml:744',
-            'actions.end_chain.choose': 'rules/yellow-yangtze/base.yaml:744',
-            'actions.build_pagoda': 'rules/yellow-yangtze/base.yaml:749',
-            'actions.build_pagoda.choose': 'rules/yellow-yangtze/base.yaml:750',
-            'actions.build_pagoda.choose.t': 'rules/yellow-yangtze/base.yaml:750',
-            'actions.decline_pagoda': 'rules/yellow-yangtze/base.yaml:755',
-            'actions.decline_pagoda.choose': 'rules/yellow-yangtze/base.yaml:755',
-            'actions.take_from_market': 'rules/yellow-yangtze/base.yaml:759',
-            'actions.take_from_market.choose': 'rules/yellow-yangtze/base.yaml:760',
-            'actions.take_from_market.choose.k': 'rules/yellow-yangtze/base.yaml:760',
-            'actions.leave_market': 'rules/yellow-yangtze/base.yaml:767',
-            'actions.leave_market.choose': 'rules/yellow-yangtze/base.yaml:767',
-            'actions.peasant_revolt': 'rules/yellow-yangtze/base.yaml:774',
-            'actions.peasant_revolt.choose': 'rules/yellow-yangtze/base.yaml:776',
-            'actions.peasant_revolt.choose.use': 'rules/yellow-yangtze/base.yaml:776',
-            'actions.peasant_revolt.choose.s': 'rules/yellow-yangtze/base.yaml:777',
-            'actions.merchant_pagoda': 'rules/yellow-yangtze/base.yaml:787',
-            'actions.merchant_pagoda.choose': 'rules/yellow-yangtze/base.yaml:789',
-            'actions.merchant_pagoda.choose.use': 'rules/yellow-yangtze/base.yaml:789',
-            'actions.merchant_pagoda.choose.t': 'rules/yellow-yangtze/base.yaml:790',
-            'actions.swap_tiles': 'rules/yellow-yangtze/base.yaml:800',
-            'actions.swap_tiles.choose': 'rules/yellow-yangtze/base.yaml:801',
-            'actions.swap_tiles.choose.out': 'rules/yellow-yangtze/base.yaml:801',
-            'actions.end_turn': 'rules/yellow-yangtze/base.yaml:813',
-            'actions.end_turn.when': 'rules/yellow-yangtze/base.yaml:814',
-            'actions.end_turn.choose': 'rules/yellow-yangtze/base.yaml:813',
-            'triggers.turn_over': 'rules/yellow-yangtze/base.yaml:825',
-            'end': 'rules/yellow-yangtze/base.yaml:851',
-            'scoring.weakest': 'rules/yellow-yangtze/base.yaml:856',
-            'invariants.every_tile_accounted_for': 'rules/yellow-yangtze/base.yaml:860',
-            'invariants.racks_as_seen': 'rules/yellow-yangtze/base.yaml:867',
-            'invariants.every_leader_once': 'rules/yellow-yangtze/base.yaml:869',
-            'invariants.nine_pagodas': 'rules/yellow-yangtze/base.yaml:873',
-            'invariants.states_at_peace': 'rules/yellow-yangtze/base.yaml:879',
-        },
+        rules=rt.unpacked(
+            '{"options.actions_per_turn": "rules/yellow-yangtze/base.yaml:26", '
+            '"options.leader_joining": "rules/yellow-yangtze/base.yaml:36", '
+            '"options.governor_bonus": "rules/yellow-yangtze/base.yaml:48", '
+            '"options.governor_point": "rules/yellow-yangtze/base.yaml:61", '
+            '"options.soldier_leader_discard": "rules/yellow-yangtze/base.yaml:75", '
+            '"options.unifying_tile": "rules/yellow-yangtze/base.yaml:87", '
+            '"options.chain_after_declined_pagoda": "rules/yellow-yangtze/base.yaml:99", '
+            '"options.war_triangles": "rules/yellow-yangtze/base.yaml:110", '
+            '"options.jokers": "rules/yellow-yangtze/base.yaml:121", '
+            '"options.market_refill": "rules/yellow-yangtze/base.yaml:135", '
+            '"state.tile_on": "rules/yellow-yangtze/base.yaml:217", '
+            '"state.chief_on": "rules/yellow-yangtze/base.yaml:222", '
+            '"state.pagodas": "rules/yellow-yangtze/base.yaml:227", '
+            '"state.bag": "rules/yellow-yangtze/base.yaml:231", '
+            '"state.rack": "rules/yellow-yangtze/base.yaml:237", '
+            '"state.rack_size": "rules/yellow-yangtze/base.yaml:245", '
+            '"state.market": "rules/yellow-yangtze/base.yaml:253", '
+            '"state.box": "rules/yellow-yangtze/base.yaml:258", '
+            '"state.points": "rules/yellow-yangtze/base.yaml:264", '
+            '"state.actions_done": "rules/yellow-yangtze/base.yaml:273", '
+            '"state.last_peasant": "rules/yellow-yangtze/base.yaml:277", '
+            '"state.last_tile": "rules/yellow-yangtze/base.yaml:281", '
+            '"state.started_war": "rules/yellow-yangtze/base.yaml:285", '
+            '"state.reunification": "rules/yellow-yangtze/base.yaml:292", '
+            '"state.conflict": "rules/yellow-yangtze/base.yaml:296", '
+            '"state.lifted": "rules/yellow-yangtze/base.yaml:302", '
+            '"state.game_over": "rules/yellow-yangtze/base.yaml:306", '
+            '"define.occupied": "rules/yellow-yangtze/base.yaml:313", '
+            '"define.kind_at": "rules/yellow-yangtze/base.yaml:314", '
+            '"define.tile_of": "rules/yellow-yangtze/base.yaml:315", '
+            '"define.tiled": "rules/yellow-yangtze/base.yaml:317", '
+            '"define.untiled": "rules/yellow-yangtze/base.yaml:318", '
+            '"define.taken": "rules/yellow-yangtze/base.yaml:319", '
+            '"define.empty": "rules/yellow-yangtze/base.yaml:320", '
+            '"define.group_of": "rules/yellow-yangtze/base.yaml:323", '
+            '"define.chiefs_in": "rules/yellow-yangtze/base.yaml:324", '
+            '"define.chief_cell": "rules/yellow-yangtze/base.yaml:325", '
+            '"define.on_board": "rules/yellow-yangtze/base.yaml:326", '
+            '"define.off_board": "rules/yellow-yangtze/base.yaml:327", '
+            '"define.groups_beside": "rules/yellow-yangtze/base.yaml:329", '
+            '"define.states_beside": "rules/yellow-yangtze/base.yaml:330", '
+            '"define.kinds_in": "rules/yellow-yangtze/base.yaml:332", '
+            '"define.clashing": "rules/yellow-yangtze/base.yaml:333", '
+            '"define.war_name": "rules/yellow-yangtze/base.yaml:339", '
+            '"define.governor_beside": "rules/yellow-yangtze/base.yaml:341", '
+            '"define.index_of": "rules/yellow-yangtze/base.yaml:342", '
+            '"define.in_rack": "rules/yellow-yangtze/base.yaml:343", '
+            '"define.governor_point_of": "rules/yellow-yangtze/base.yaml:346", '
+            '"define.reinforced": "rules/yellow-yangtze/base.yaml:349", '
+            '"define.pagoda_cells": "rules/yellow-yangtze/base.yaml:353", '
+            '"define.has_pagoda": "rules/yellow-yangtze/base.yaml:354", '
+            '"define.triangles_at": "rules/yellow-yangtze/base.yaml:357", '
+            '"define.free_triangles_at": "rules/yellow-yangtze/base.yaml:363", '
+            '"define.pagodas_left": "rules/yellow-yangtze/base.yaml:364", '
+            '"define.first_triangles_at": "rules/yellow-yangtze/base.yaml:367", '
+            '"define.open_triangles": "rules/yellow-yangtze/base.yaml:370", '
+            '"define.joins_states": "rules/yellow-yangtze/base.yaml:381", '
+            '"define.leader_sites": "rules/yellow-yangtze/base.yaml:384", '
+            '"define.leader_cells": "rules/yellow-yangtze/base.yaml:389", '
+            '"define.empty_rivers": "rules/yellow-yangtze/base.yaml:397", '
+            '"define.empty_land": "rules/yellow-yangtze/base.yaml:398", '
+            '"define.tile_cells": "rules/yellow-yangtze/base.yaml:399", '
+            '"define.chain_cells": "rules/yellow-yangtze/base.yaml:402", '
+            '"define.rival_of": "rules/yellow-yangtze/base.yaml:404", '
+            '"define.jokers_needed": "rules/yellow-yangtze/base.yaml:409", '
+            '"define.level": "rules/yellow-yangtze/base.yaml:410", '
+            '"define.tie_key": "rules/yellow-yangtze/base.yaml:417", '
+            '"define.spread": "rules/yellow-yangtze/base.yaml:421", '
+            '"procedures.draw_tile": "rules/yellow-yangtze/base.yaml:443", '
+            '"procedures.set_rack": "rules/yellow-yangtze/base.yaml:451", '
+            '"procedures.discard": "rules/yellow-yangtze/base.yaml:454", '
+            '"procedures.score": "rules/yellow-yangtze/base.yaml:458", '
+            '"procedures.remove_tile": "rules/yellow-yangtze/base.yaml:463", '
+            '"procedures.fight_revolt": "rules/yellow-yangtze/base.yaml:473", '
+            '"procedures.war": "rules/yellow-yangtze/base.yaml:520", '
+            '"procedures.place_tile": "rules/yellow-yangtze/base.yaml:601", '
+            '"procedures.next_action": "rules/yellow-yangtze/base.yaml:627", '
+            '"procedures.after_tile": "rules/yellow-yangtze/base.yaml:632", '
+            '"procedures.tile_placed": "rules/yellow-yangtze/base.yaml:644", '
+            '"procedures.raise_pagoda": "rules/yellow-yangtze/base.yaml:657", '
+            '"procedures.leader_placed": "rules/yellow-yangtze/base.yaml:665", '
+            '"phases.turn": "rules/yellow-yangtze/base.yaml:671", '
+            '"phases.turn.start": "rules/yellow-yangtze/base.yaml:671", '
+            '"phases.turn.actions": "rules/yellow-yangtze/base.yaml:671", '
+            '"phases.relocate": "rules/yellow-yangtze/base.yaml:674", '
+            '"phases.relocate.start": "rules/yellow-yangtze/base.yaml:674", '
+            '"phases.relocate.actions": "rules/yellow-yangtze/base.yaml:674", '
+            '"phases.pagoda_offer": "rules/yellow-yangtze/base.yaml:676", '
+            '"phases.pagoda_offer.start": "rules/yellow-yangtze/base.yaml:676", '
+            '"phases.pagoda_offer.actions": "rules/yellow-yangtze/base.yaml:676", '
+            '"phases.market_pick": "rules/yellow-yangtze/base.yaml:678", '
+            '"phases.market_pick.start": "rules/yellow-yangtze/base.yaml:678", '
+            '"phases.market_pick.actions": "rules/yellow-yangtze/base.yaml:678", '
+            '"phases.peasant_chain": "rules/yellow-yangtze/base.yaml:680", '
+            '"phases.peasant_chain.start": "rules/yellow-yangtze/base.yaml:680", '
+            '"phases.peasant_chain.actions": "rules/yellow-yangtze/base.yaml:680", '
+            '"actions.place_leader": "rules/yellow-yangtze/base.yaml:687", '
+            '"actions.place_leader.choose": "rules/yellow-yangtze/base.yaml:689", '
+            '"actions.place_leader.choose.k": "rules/yellow-yangtze/base.yaml:689", '
+            '"actions.place_leader.choose.s": "rules/yellow-yangtze/base.yaml:690", '
+            '"actions.lift_leader": "rules/yellow-yangtze/base.yaml:695", '
+            '"actions.lift_leader.choose": "rules/yellow-yangtze/base.yaml:700", '
+            '"actions.lift_leader.choose.k": "rules/yellow-yangtze/base.yaml:700", '
+            '"actions.relocate": "rules/yellow-yangtze/base.yaml:707", '
+            '"actions.relocate.choose": "rules/yellow-yangtze/base.yaml:708", '
+            '"actions.relocate.choose.s": "rules/yellow-yangtze/base.yaml:708", '
+            '"actions.leave_off": "rules/yellow-yangtze/base.yaml:715", '
+            '"actions.leave_off.choose": "rules/yellow-yangtze/base.yaml:715", '
+            '"actions.withdraw_leader": "rules/yellow-yangtze/base.yaml:720", '
+            '"actions.withdraw_leader.choose": "rules/yellow-yangtze/base.yaml:721", '
+            '"actions.withdraw_leader.choose.k": "rules/yellow-yangtze/base.yaml:721", '
+            '"actions.place_tile": "rules/yellow-yangtze/base.yaml:729", '
+            '"actions.place_tile.choose": "rules/yellow-yangtze/base.yaml:731", '
+            '"actions.place_tile.choose.k": "rules/yellow-yangtze/base.yaml:731", '
+            '"actions.place_tile.choose.s": "rules/yellow-yangtze/base.yaml:732", '
+            '"actions.chain_peasant": "rules/yellow-yangtze/base.yaml:737", '
+            '"actions.chain_peasant.when": "rules/yellow-yangtze/base.yaml:739", '
+            '"actions.chain_peasant.choose": "rules/yellow-yangtze/base.yaml:738", '
+            '"actions.chain_peasant.choose.s": "rules/yellow-yangtze/base.yaml:738", '
+            '"actions.end_chain": "rules/yellow-yangtze/base.yaml:744", '
+            '"actions.end_chain.choose": "rules/yellow-yangtze/base.yaml:744", '
+            '"actions.build_pagoda": "rules/yellow-yangtze/base.yaml:749", '
+            '"actions.build_pagoda.choose": "rules/yellow-yangtze/base.yaml:750", '
+            '"actions.build_pagoda.choose.t": "rules/yellow-yangtze/base.yaml:750", '
+            '"actions.decline_pagoda": "rules/yellow-yangtze/base.yaml:755", '
+            '"actions.decline_pagoda.choose": "rules/yellow-yangtze/base.yaml:755", '
+            '"actions.take_from_market": "rules/yellow-yangtze/base.yaml:759", '
+            '"actions.take_from_market.choose": "rules/yellow-yangtze/base.yaml:760", '
+            '"actions.take_from_market.choose.k": "rules/yellow-yangtze/base.yaml:760", '
+            '"actions.leave_market": "rules/yellow-yangtze/base.yaml:767", '
+            '"actions.leave_market.choose": "rules/yellow-yangtze/base.yaml:767", '
+            '"actions.peasant_revolt": "rules/yellow-yangtze/base.yaml:774", '
+            '"actions.peasant_revolt.choose": "rules/yellow-yangtze/base.yaml:776", '
+            '"actions.peasant_revolt.choose.use": "rules/yellow-yangtze/base.yaml:776", '
+            '"actions.peasant_revolt.choose.s": "rules/yellow-yangtze/base.yaml:777", '
+            '"actions.merchant_pagoda": "rules/yellow-yangtze/base.yaml:787", '
+            '"actions.merchant_pagoda.choose": "rules/yellow-yangtze/base.yaml:789", '
+            '"actions.merchant_pagoda.choose.use": "rules/yellow-yangtze/base.yaml:789", '
+            '"actions.merchant_pagoda.choose.t": "rules/yellow-yangtze/base.yaml:790", '
+            '"actions.swap_tiles": "rules/yellow-yangtze/base.yaml:800", '
+            '"actions.swap_tiles.choose": "rules/yellow-yangtze/base.yaml:801", '
+            '"actions.swap_tiles.choose.out": "rules/yellow-yangtze/base.yaml:801", '
+            '"actions.end_turn": "rules/yellow-yangtze/base.yaml:813", '
+            '"actions.end_turn.when": "rules/yellow-yangtze/base.yaml:814", '
+            '"actions.end_turn.choose": "rules/yellow-yangtze/base.yaml:813", '
+            '"triggers.turn_over": "rules/yellow-yangtze/base.yaml:825", '
+            '"end": "rules/yellow-yangtze/base.yaml:851", '
+            '"scoring.weakest": "rules/yellow-yangtze/base.yaml:856", '
+            '"invariants.every_tile_accounted_for": "rules/yellow-yangtze/base.yaml:860", '
+            '"invariants.racks_as_seen": "rules/yellow-yangtze/base.yaml:867", '
+            '"invariants.every_leader_once": "rules/yellow-yangtze/base.yaml:869", '
+            '"invariants.nine_pagodas": "rules/yellow-yangtze/base.yaml:873", '
+            '"invariants.states_at_peace": "rules/yellow-yangtze/base.yaml:879"}'
+        ),
     ),
     YellowYangtzeState,
     {

@@ -24,24 +24,24 @@ class YellowYangtzeShortState(YellowYangtzeState):
     """A position of Yellow & Yangtze."""
 
     __slots__ = ()
-    ENUMS: ClassVar[dict[str, tuple[str, ...]]] = {
-        'role': ('seat1', 'seat2'),
-        'kind': ('governor', 'soldier', 'merchant', 'peasant', 'artisan'),
-        'terrain': ('land', 'river'),
-        'site': ('plain', 'capital'),
-        'leader_use': ('without_leader', 'with_leader'),
-        'regionkind': ('city', 'waterway'),
-        'actions_per_turn': ('up_to_two', 'exactly_two'),
-        'leader_joining': ('forbidden', 'revolt'),
-        'governor_bonus': ('revolts_only', 'wars_too'),
-        'governor_point': ('chosen', 'always'),
-        'soldier_leader_discard': ('counted', 'not_counted'),
-        'unifying_tile': ('no_side', 'every_side'),
-        'chain_after_declined_pagoda': ('goes_on', 'stops'),
-        'war_triangles': ('allowed', 'excluded'),
-        'jokers': ('spread_evenly', 'weakest_only'),
-        'market_refill': ('stays_short', 'ends_game'),
-    }
+    ENUMS: ClassVar[dict[str, tuple[str, ...]]] = rt.unpacked(
+        '{"role": ["seat1", "seat2"], '
+        '"kind": ["governor", "soldier", "merchant", "peasant", "artisan"], '
+        '"terrain": ["land", "river"], '
+        '"site": ["plain", "capital"], '
+        '"leader_use": ["without_leader", "with_leader"], '
+        '"regionkind": ["city", "waterway"], '
+        '"actions_per_turn": ["up_to_two", "exactly_two"], '
+        '"leader_joining": ["forbidden", "revolt"], '
+        '"governor_bonus": ["revolts_only", "wars_too"], '
+        '"governor_point": ["chosen", "always"], '
+        '"soldier_leader_discard": ["counted", "not_counted"], '
+        '"unifying_tile": ["no_side", "every_side"], '
+        '"chain_after_declined_pagoda": ["goes_on", "stops"], '
+        '"war_triangles": ["allowed", "excluded"], '
+        '"jokers": ["spread_evenly", "weakest_only"], '
+        '"market_refill": ["stays_short", "ends_game"]}'
+    )
 
     def _prepare(self) -> None:
         super()._prepare()

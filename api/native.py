@@ -45,7 +45,7 @@ RUNTIME_GROUP = "rwn_runtime"
 PACKAGES_GROUP = "rwn_packages"  # every game's package's `__init__.py` (rules make `rwn__<game>__<module>`)
 MANIFEST = "manifest.json"
 GROUPS, TREES, LIBRT = "groups", "trees", "librt"  # the folders of build/native/
-OPT_RUNTIME, OPT_GENERATED = "3", "3"  # gcc's -O of the runtime's group and of a generated module's (docs/native.md)
+OPT_RUNTIME, OPT_GENERATED = "3", "1"  # gcc's -O of the runtime's group and of a generated module's (docs/native.md)
 # Part of every key: a change of how the tree is built (mypyc's options below) makes new builds.
 RECIPE = "mypyc separate groups debug_level=0 multi_file=1 strict_dunder_typing=0 -fcommon"
 KEEP = 3  # the sources whose groups are kept in build/native/ (the newest three built or run)

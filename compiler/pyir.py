@@ -18,7 +18,7 @@ lowering no longer builds (tests use it as a leaf, `codegen` still takes one).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
@@ -414,6 +414,23 @@ def walk(e: Expr) -> Iterator[Expr]:
     yield e
     for sub in subexpressions(e):
         yield from walk(sub)
+
+
+def each_operand(v: object, f: Callable[[Expr], Expr]) -> object:
+    """The value of a field of an expression with `f` applied to the expressions it holds directly:
+    each item of a tuple, a keyword's value; a comprehension clause as it is (its names are its own).
+    The same object where `f` changed nothing (passes `inline_returns`, `share_values`)."""
+    if isinstance(v, tuple):
+        items = tuple(each_operand(x, f) for x in v)
+        return v if all(a is b for a, b in zip(items, v, strict=True)) else items
+    if isinstance(v, Keyword):
+        value = f(v.value)
+        return v if value is v.value else replace(v, value=value)
+    if isinstance(v, Comprehension):
+        return v
+    if isinstance(v, EXPRESSIONS):
+        return f(v)
+    return v
 
 
 def substituted(e: Expr, holes: Mapping[str, Expr]) -> Expr:

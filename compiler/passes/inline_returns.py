@@ -38,14 +38,12 @@ from ..pyir import (
     Assign,
     Attribute,
     Call,
-    Comprehension,
     Constant,
     DictComp,
     Expr,
     For,
     GeneratorExp,
     If,
-    Keyword,
     ListComp,
     Name,
     Paren,
@@ -54,6 +52,7 @@ from ..pyir import (
     Stmt,
     While,
     Yield,
+    each_operand,
     walk,
 )
 
@@ -125,7 +124,7 @@ def _define(d: LoweredFunction, bodies: dict[str, LoweredFunction]) -> LoweredFu
             if f.name == "span":
                 continue
             v = getattr(e, f.name)
-            new = _each(v, expr)
+            new = each_operand(v, expr)
             if new is not v:
                 changes[f.name] = new
         return replace(e, **changes) if changes else e
@@ -150,20 +149,6 @@ def _define(d: LoweredFunction, bodies: dict[str, LoweredFunction]) -> LoweredFu
     return d if body == d.body else replace(d, body=body)
 
 
-def _each(v: object, f: Any) -> object:
-    if isinstance(v, tuple):
-        items = tuple(_each(x, f) for x in v)
-        return v if all(a is b for a, b in zip(items, v, strict=True)) else items
-    if isinstance(v, Keyword):
-        value = f(v.value)
-        return v if value is v.value else replace(v, value=value)
-    if isinstance(v, Comprehension):
-        return v
-    if isinstance(v, EXPRESSIONS):
-        return f(v)
-    return v
-
-
 def _substituted(e: Expr, holes: dict[str, Expr]) -> Expr:
     if isinstance(e, Name):
         return holes.get(e.id, e)
@@ -172,7 +157,7 @@ def _substituted(e: Expr, holes: dict[str, Expr]) -> Expr:
         if f.name == "span":
             continue
         v = getattr(e, f.name)
-        new = _each(v, lambda x: _substituted(x, holes))
+        new = each_operand(v, lambda x: _substituted(x, holes))
         if new is not v:
             changes[f.name] = new
     return replace(e, **changes) if changes else e

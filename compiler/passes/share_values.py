@@ -49,7 +49,6 @@ from ..pyir import (
     BoolOp,
     Call,
     Compare,
-    Comprehension,
     Constant,
     Dict,
     DictComp,
@@ -58,7 +57,6 @@ from ..pyir import (
     GeneratorExp,
     If,
     IfExp,
-    Keyword,
     ListComp,
     Name,
     NamedExpr,
@@ -68,6 +66,7 @@ from ..pyir import (
     Stmt,
     Subscript,
     While,
+    each_operand,
     inner_blocks,
     subexpressions,
     walk,
@@ -266,22 +265,9 @@ def _named(e: Expr, value: Expr, name: Name) -> Expr:
             if f.name == "span":
                 continue
             v = getattr(node, f.name)
-            new = _each_value(v, each)
+            new = each_operand(v, each)
             if new is not v:
                 changes[f.name] = new
         return replace(node, **changes) if changes else node
     return each(e)
 
-
-def _each_value(v: object, each: Any) -> object:
-    if isinstance(v, tuple):
-        items = tuple(_each_value(x, each) for x in v)
-        return v if all(a is b for a, b in zip(items, v, strict=True)) else items
-    if isinstance(v, Keyword):
-        value = each(v.value)
-        return v if value is v.value else replace(v, value=value)
-    if isinstance(v, Comprehension):
-        return v
-    if isinstance(v, EXPRESSIONS):
-        return each(v)
-    return v

@@ -146,7 +146,10 @@ def board_function(board: str) -> str:
 # and those whose bit of it is known, `_regions_known__<define>__<n>` (`_regions_within__...` a method);
 # (pass `keep_counts`) a table of counts kept up to date, `_counts__<n>` (a number: no rule name is one), and
 # the method making it again, `_recounts__<n>`.
-KEPT_TAGS = ("mask", "empty", "has", "is", "regions", "regions_known", "regions_within", "counts", "recounts")
+# (pass `remember_list_changes`) the board's table of what a list field becomes, `_withouts__<field>` or
+# `_sorted_joins__<field>`, read through the state.
+KEPT_TAGS = ("mask", "empty", "has", "is", "regions", "regions_known", "regions_within", "counts", "recounts",
+             "withouts", "sorted_joins")
 # At most this many choices of an action are listed through tables (each has its locals: TEMPLATE_LOCALS).
 MAX_TABLE_CHOICES = 8
 # Members the template gives every generated state class (the runtime's State has most already).
@@ -277,15 +280,21 @@ PASS_CELL_BASE = "cell"  # (pass `hoist_lazily`) a comprehension's cell for a va
 # the names read (`_read__disc`, `_read__board__rays`): rule names after the tag, never a number last,
 # so never a `_<base>__<n>` either.
 READ_TAG = "read"
+# (pass `remember_list_changes`) the locals of a list change found in a table, `_<tag>__<field>`: the
+# table, the list before, its row, the list after (a field's name last, never a number: never a
+# `_<base>__<n>` either).
+CHANGE_TAGS = ("withouts", "sorted_joins", "old", "row", "changed")
 
 
 def pass_local(name: str, bases: frozenset[str] | set[str]) -> bool:
     """Whether `name` is spelled as the passes spell a local: `_<base>__<n>`, its base one of
     `bases` (the rule set's locals and definitions) or `once` or `cell`; or a read bound once,
-    `_read__<name>...` (READ_TAG)."""
+    `_read__<name>...` (READ_TAG); or a list change's, `_<tag>__<field>` (CHANGE_TAGS)."""
     head, _, number = name.rpartition(JOIN)
     tag, _, read = name.partition(JOIN)
     if tag == "_" + READ_TAG and read and all(RULE_NAME.fullmatch(part) for part in read.split(JOIN)):
+        return True
+    if tag[1:] in CHANGE_TAGS and tag.startswith("_") and RULE_NAME.fullmatch(read):
         return True
     return (head.startswith("_") and number.isdigit()
             and (head[1:] in bases or head[1:] in (PASS_LOCAL_BASE, PASS_CELL_BASE)))

@@ -419,7 +419,7 @@ class BackgammonState(rt.State):
 
     def froms_after(self, p: int, a: int, d: int) -> Sequence[int]:
         # rules/backgammon/base.yaml:68
-        return ((25,) if (_once__1 := self.own(p))[25] > (1 if a == 25 else 0) else (*self.occupied(p), *(((a - d),) if ((a - d) >= 1 and _once__1[a - d] == 0) else ())))  # base.yaml:68
+        return ((25,) if self.own(p)[25] > (1 if a == 25 else 0) else (*self.occupied(p), *(((a - d),) if ((a - d) >= 1 and self.own(p)[a - d] == 0) else ())))  # base.yaml:68
 
     def all_home(self, p: int) -> bool:
         # rules/backgammon/base.yaml:70; kept between moves: recomputed once `bar`, `checkers` or `colour` changes (a change of `bar` at one `p`: the value for that `p` only)

@@ -994,7 +994,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         _kept = self._d__emperor_provinces
         if _kept is not None:
             return _kept
-        _value: Sequence[int] = (_once__1 if (_once__1 := self.emperor_occupied()) else [r for r in self.board.regions_of_kind[PROVINCE] if (self.emperor_can_build(r) or self.emperor_can_send(r))])  # two-player.yaml:132
+        _value: Sequence[int] = (self.emperor_occupied() if self.emperor_occupied() else [r for r in self.board.regions_of_kind[PROVINCE] if (self.emperor_can_build(r) or self.emperor_can_send(r))])  # two-player.yaml:132
         self._d__emperor_provinces = _value
         return _value
 

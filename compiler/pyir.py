@@ -512,10 +512,16 @@ def inner_blocks(s: Stmt) -> tuple[Block, ...]:
     return ()
 
 
+def statements(body: Block) -> Iterator[Stmt]:
+    """Every statement of `body`, each before those of its blocks (inner_blocks), in order."""
+    for s in body:
+        yield s
+        for inner in inner_blocks(s):
+            yield from statements(inner)
+
+
 def declared(body: Block) -> Iterator[str]:
     """The annotation of each local `body` declares (`x: T = ...`), nested ones too."""
-    for s in body:
+    for s in statements(body):
         if isinstance(s, Assign) and s.annotation is not None:
             yield s.annotation
-        for inner in inner_blocks(s):
-            yield from declared(inner)

@@ -82,6 +82,7 @@ from ..pyir import (
     Yield,
     assign,
     inner_blocks,
+    statements,
     subexpressions,
     walk,
 )
@@ -270,13 +271,7 @@ def _assigned(body: Block) -> frozenset[Expr]:
     """The attributes of the state `body` assigns as a whole (`self.over = ...`, `self.left += 1`; an
     item of a field's list set, `self.disc[t] = ...`, is no such assignment)."""
     out: set[Expr] = set()
-
-    def stmts(block: Block) -> Iterator[Stmt]:
-        for s in block:
-            yield s
-            for inner in inner_blocks(s):
-                yield from stmts(inner)
-    for s in stmts(body):
+    for s in statements(body):
         for target in s.targets if isinstance(s, Assign) else (s.target,) if isinstance(s, AugAssign) else ():
             for e in target.elts if isinstance(target, Tuple | List) else (target,):
                 if isinstance(e, Attribute) and e.value == _SELF:

@@ -53,6 +53,7 @@ from ..pyir import (
     While,
     Yield,
     each_operand,
+    statements,
     walk,
 )
 
@@ -90,7 +91,7 @@ def _numbers(e: Expr) -> list[int]:
 
 def _define(d: LoweredFunction, bodies: dict[str, LoweredFunction]) -> LoweredFunction:
     taken = [0]
-    for s in _statements(d.body):
+    for s in statements(d.body):
         for e in _expressions(s):
             taken += _numbers(e)
     counter = [max(taken)]
@@ -161,16 +162,6 @@ def _substituted(e: Expr, holes: dict[str, Expr]) -> Expr:
         if new is not v:
             changes[f.name] = new
     return replace(e, **changes) if changes else e
-
-
-def _statements(body: tuple[Stmt, ...]) -> list[Stmt]:
-    from ..pyir import inner_blocks
-    out: list[Stmt] = []
-    for s in body:
-        out.append(s)
-        for inner in inner_blocks(s):
-            out += _statements(inner)
-    return out
 
 
 def _expressions(s: Stmt) -> list[Expr]:

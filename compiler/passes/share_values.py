@@ -72,6 +72,7 @@ from ..pyir import (
     While,
     each_operand,
     inner_blocks,
+    statements,
     subexpressions,
     walk,
 )
@@ -135,7 +136,7 @@ def _parts(value: object) -> Iterator[object]:
 
 def _define(d: LoweredFunction, definitions: frozenset[str]) -> LoweredFunction:
     taken = [0]
-    for s in _statements(d.body):
+    for s in statements(d.body):
         for e in _values(s):
             for n in walk(e):
                 if isinstance(n, Name) and n.id.startswith(f"_{PASS_LOCAL_BASE}{JOIN}"):
@@ -172,13 +173,6 @@ def _nested(s: Stmt, block: Any) -> Stmt:
     if isinstance(s, For | While):
         return replace(s, body=block(s.body))
     return s
-
-
-def _statements(body: tuple[Stmt, ...]) -> Iterator[Stmt]:
-    for s in body:
-        yield s
-        for inner in inner_blocks(s):
-            yield from _statements(inner)
 
 
 def _values(s: Stmt) -> Iterator[Expr]:

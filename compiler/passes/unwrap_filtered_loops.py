@@ -62,7 +62,7 @@ from ..pyir import (
     Tuple,
     While,
     assign,
-    inner_blocks,
+    statements,
     walk,
 )
 from ..pyprint import text
@@ -95,13 +95,6 @@ def _unwrapped(body: Block, whole: Block) -> Block:
     return tuple(out)
 
 
-def _statements(body: Block) -> Iterator[Stmt]:
-    for s in body:
-        yield s
-        for inner in inner_blocks(s):
-            yield from _statements(inner)
-
-
 def _expressions(s: Stmt) -> Iterator[Expr]:
     if isinstance(s, Assign):
         yield from s.targets
@@ -124,7 +117,7 @@ def _expressions(s: Stmt) -> Iterator[Expr]:
 
 def _appends_only(body: Block) -> bool:
     """Whether `body` is a listing's innermost: no loop, `break` nor `return`, and no call but of APPENDS."""
-    for s in _statements(body):
+    for s in statements(body):
         if isinstance(s, For | While | Break | Return):
             return False
         for e in _expressions(s):
@@ -144,7 +137,7 @@ def _own_names(loop: For, whole: Block) -> bool:
     if not own:
         return True
     elsewhere: set[str] = set()
-    for s in _statements(whole):
+    for s in statements(whole):
         for e in _expressions(s):
             if e is comprehension:
                 continue

@@ -157,6 +157,10 @@ class Program:
     # "turn_end", "guard", "actor", "score", "tie_break", "shown", "hidden", "seen"; an action's
     # listing and effect start one if theirs charges ("legal", "effect": some does).
     resets: frozenset[str] = frozenset()
+    # The definitions and procedures whose call charges the budget of a move: their code checks it,
+    # their proven work is large (they charge it as they start), or their value is kept (computing
+    # it charges): a fact of lowering (pass `share_values` never shares such a call).
+    charging: frozenset[str] = frozenset()
     # Sub-decisions (`ask`): whether any rule can wait for one, then the runtime runs moves as
     # steps; the setup's own; each choice's name and how its values are written.
     suspends: bool = False

@@ -46,6 +46,7 @@ def run(lo: Lowerer) -> Program:
     ending(lo)
     prog.records = [(r.name, tuple((name, str(ty)) for name, ty in r.fields)) for r in typed.rules.records]
     prog.resets = frozenset(lo.resets)
+    prog.charging = frozenset(lo.charging)
     prog.called = frozenset(lo.called)
     boards.kept_masks(lo)
     counts.kept(lo)  # (pass `keep_counts`) the counts kept up to date, and the methods making them again

@@ -23,7 +23,8 @@ twice or more, where its first computation (in the order Python evaluates the va
 value always makes once it reaches the operand of `and` or `or` holding it (not under the right of
 a nested `and`, `or`, a branch of `if`), and none is inside a comprehension. The name is a pass's
 local, `_once__<n>`, its number one the method uses nowhere else (compiler/names.py). Never a call of
-a definition that charges a move's budget (CHARGING): the plain code's work is what a move is charged.
+a definition that charges a move's budget (`Program.charging`, a fact of lowering): the plain code's
+work is what a move is charged.
 
 Why it is the same game: a definition reads the state and changes nothing, so computing one (or an
 item of a list, of a board's table) again in the same expression gives the value it gave the first
@@ -36,12 +37,10 @@ operand, after it), and reads the name it was given.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
-from dataclasses import fields, is_dataclass, replace
+from dataclasses import fields, replace
 from typing import Any
 
-from ...core.source import SourceSpan
 from ..analysis import Facts
 from ..lowered import LoweredFunction, Program
 from ..names import JOIN, PASS_LOCAL_BASE
@@ -51,7 +50,6 @@ from ..pyir import (
     Attribute,
     BoolOp,
     Call,
-    Code,
     Compare,
     Constant,
     Dict,
@@ -82,56 +80,12 @@ _SCOPES = (ListComp, SetComp, GeneratorExp, DictComp, Dict)  # (a dict display: 
 
 
 def run(program: Program, facts: Facts) -> Program:
-    definitions = _uncharged(program.defines)
+    # (a call that charges the budget stays as the plain code makes it: the move is charged the same)
+    definitions = frozenset(d.name for d in program.defines) - program.charging
     defines = [_define(d, definitions) for d in program.defines]
     if defines == program.defines:
         return program
     return replace(program, defines=defines)
-
-
-# The runtime's calls that charge a move's budget of work: a definition that makes one (itself or through
-# a definition it calls) is never shared, so that a move is charged the work the plain code would do and
-# stops with the same game error (tests/hostile/budgets/define-fan-out.yaml).
-CHARGING = frozenset({"spend", "walk", "grown", "made"})
-_CHARGE_TEXT = re.compile(r"\brt\.(?:" + "|".join(sorted(CHARGING)) + r")\(|\b_budget\b")
-
-
-def _uncharged(defines: list[LoweredFunction]) -> frozenset[str]:
-    """The definitions whose value charges nothing to a move's budget, whatever they call."""
-    calls: dict[str, set[str]] = {}
-    charged: set[str] = set()
-    names = {d.name for d in defines}
-    for d in defines:
-        calls[d.name] = set()
-        for node in _parts(d.body):
-            if isinstance(node, Attribute) and isinstance(node.value, Name):
-                if node.value.id == "rt" and node.attr in CHARGING or node.attr == "_budget":
-                    charged.add(d.name)
-                elif node.value.id == "self" and node.attr in names:
-                    calls[d.name].add(node.attr)
-            elif isinstance(node, Name) and node.id == "_budget" or \
-                    isinstance(node, Code) and _CHARGE_TEXT.search(node.text):
-                charged.add(d.name)
-    grew = True
-    while grew:  # (what calls a charged definition is charged)
-        grew = False
-        for name, called in calls.items():
-            if name not in charged and called & charged:
-                charged.add(name)
-                grew = True
-    return frozenset(names - charged)
-
-
-def _parts(value: object) -> Iterator[object]:
-    """Every node of the lowered IR inside `value` (statements, expressions, their parts)."""
-    todo = [value]
-    while todo:
-        x = todo.pop()
-        if isinstance(x, tuple | list):
-            todo.extend(x)
-        elif is_dataclass(x) and not isinstance(x, type | SourceSpan):
-            yield x
-            todo.extend(getattr(x, f.name) for f in fields(x) if f.name != "span")
 
 
 def _define(d: LoweredFunction, definitions: frozenset[str]) -> LoweredFunction:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -307,3 +308,15 @@ def test_no_help_shows_a_range_that_is_not_one() -> None:
     assert "--players INTEGER " in played and "--seed INTEGER " in played
     # a bounded option still shows its range
     assert shared.WholeNumber(min=1)._describe_range() == "x>=1"
+
+
+def test_list_shows_a_variant_only_the_options_it_changes() -> None:
+    """A variant's row lists the options it adds or changes against its game's base, and says the
+    others are the base's: Chang Cheng's thirteen options are not repeated under its six variants."""
+    out = run("list", env={"COLUMNS": "60"}).stdout
+    blocks = {block.splitlines()[0]: block for block in re.split(r"\n(?=\S)", out)}
+    assert "faces: drawn* | chosen" in blocks["chang-cheng"]
+    diplomacy = blocks["chang-cheng/diplomacy"]
+    assert "faces:" not in diplomacy and "(other options as chang-cheng)" in diplomacy
+    drawn = blocks["chang-cheng/drawn-events"]
+    assert "events_drawn: two_events* | one_event" in drawn and "faces:" not in drawn

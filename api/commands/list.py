@@ -71,7 +71,9 @@ def command(as_json: bool) -> None:
         click.echo(f"no rule sets in {display(rules_dir())}")
         return
     console = stdout_console()
-    rows = [_list_row(f) for f in facts]
+    bases = {f["ruleset"]: f for f in facts if "/" not in f["ruleset"]}
+    rows = [_list_row(f, bases.get(f["ruleset"].partition("/")[0]) if "/" in f["ruleset"] else None)
+            for f in facts]
     longest = max(len(f["ruleset"]) for f in facts)
     named = max(len(line) for row in rows for line in row[3].split("\n"))
     if console.width < longest + named + LIST_TABLE_MIN_REST:
@@ -115,18 +117,26 @@ def _short_id(ruleset: str, game: str) -> str:
     return ruleset[len(game):] if ruleset.startswith(game + "/") else ruleset
 
 
-def _list_row(f: dict[str, Any]) -> tuple[str, str, str, str, str]:
-    """One rule set of `rulewright list`: id, title, players, variants (or what it extends), options."""
+def _list_row(f: dict[str, Any], base: dict[str, Any] | None = None) -> tuple[str, str, str, str, str]:
+    """One rule set of `rulewright list`: id, title, players, variants (or what it extends), options.
+    A variant lists only the options it adds or changes (choices or default) against `base`, its
+    game's base rule set, and says the others are the base's: repeating them under each of a game's
+    six variants hid what each one changes."""
     game = f["ruleset"].partition("/")[0]
     variants = "\n".join(_short_id(v, game) for v in f["variants"]) or (
         "extends\n" + "\n".join(_short_id(e, game) for e in f["extends"]) if f.get("extends") else "-")
     if not f["compiled"]:
         why = f" ({f['error']})" if "error" in f else f": run `rulewright compile {f['ruleset']}`"
         return f["ruleset"], "not compiled" + why, "", variants, ""
+    inherited = {(o["name"], tuple(o["choices"]), o["default"])
+                 for o in (base["options"] if base is not None and base.get("compiled") else [])}
+    own = [o for o in f["options"] if (o["name"], tuple(o["choices"]), o["default"]) not in inherited]
     options = "\n".join(
         f"{o['name']}: " + " | ".join([o["default"] + DEFAULT_MARK] + [c for c in o["choices"] if c != o["default"]])
-        for o in f["options"]
+        for o in own
     )
+    if base is not None and len(own) < len(f["options"]):
+        options = "\n".join(filter(None, (options, f"(other options as {base['ruleset']})")))
     # (`play`, `simulate`, ... play the fewest players the rule set allows unless told)
     players = ", ".join(f"{n}{DEFAULT_MARK if k == 0 and len(f['players']) > 1 else ''}"
                         for k, n in enumerate(f["players"]))

@@ -84,7 +84,7 @@ _METHODS = ("read_options", "bind_tables", "setup", "prepare", "enter_phase", "p
             "do", "start_phase", "legal", "listings", "guard", "guards", "perform", "effects", "triggers",
             "turn_end", "defines", "procedures", "invariants", "is_over", "score_terms", "tie_break", "returns",
             "shown", "hidden_item", "seen_by", "copy_fields", "fields_set", "forget_kept", "action_text",
-            "text_for_others")
+            "text_for_others", "look_texts")
 
 
 @dataclass(frozen=True)

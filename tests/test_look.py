@@ -156,3 +156,29 @@ def test_the_texts_read_the_same_with_every_pass_and_none() -> None:
             k = rng.below(len(legal))
             fast.apply(legal[k])
             slow.apply(other[k])
+
+
+def test_the_language_server_offers_what_a_look_names() -> None:
+    from rulewright.ruleindex import analyse, complete, hover
+
+    path = HERE / "look" / "tiny.yaml"
+    base = path.read_text(encoding="utf-8")
+    known = analyse(path, base, {})
+
+    def offered(after: str, new: str) -> list[str]:
+        text = base.replace(after, after + new + "\n", 1)
+        line = text[:text.index(after + new)].count("\n") + (after + new).count("\n")
+        return [item.label for item in complete(analyse(path, text, {}), line, len(new.split("\n")[-1]), known)]
+
+    assert offered("look:\n", "  ") == ["seats", "colours", "symbols", "pieces", "fields", "boards", "prompts",
+                                        "moves"]
+    assert offered("  pieces:\n", "    ") == ["player", "kind", "tile", "camp", "coin"]
+    assert offered("  pieces:\n", "    camp:\n      colour: ")[:2] == ["owner", "at"]
+    assert "gold" in offered("  pieces:\n", "    camp:\n      colour: ")
+    assert offered("  fields:\n", "    rack: ") == ["score", "hand", "row", "pile", "counter", "board", "hidden"]
+    assert "moves_made" in offered("  fields:\n", "    ")
+    assert offered("  prompts:\n", "    ") == ["take", "finish", "bonus"]
+    assert offered("  boards:\n    small:\n", "      labels:\n        ") == ["Z1", "Z2"]
+    lines = base.split("\n")
+    row = next(i for i, line in enumerate(lines) if line.startswith("  pieces:"))
+    assert "how each kind of thing is drawn" in (hover(known, row, 3) or "")

@@ -402,8 +402,10 @@ def _look(rs: ir.RuleSet, program: Program) -> dict[str, Any]:
     for component, attr, const, enum_name in program.attribute_tables:
         code = f"rt.value_names({const}, {enums[enum_name]!r})" if enum_name in enums else const
         kinds.setdefault(component, []).append(f"{attr!r}: {code}")
-    attributes = "{" + ", ".join(f"{k!r}: {{{', '.join(v)}}}" for k, v in kinds.items()) + "}"
-    return {"look": _packed(_unpacked(rs.look.data), "        "), "attributes": attributes}
+    attributes = "{" + "".join(f"\n            {k!r}: {{{', '.join(v)}}}," for k, v in kinds.items()) \
+        + ("\n        }" if kinds else "}")
+    # (packed whatever its size: a line of JSON per key of the section)
+    return {"look": _packed(_unpacked(rs.look.data), "        ", least=0), "attributes": attributes}
 
 
 def _action(rs: ir.RuleSet, a: LoweredAction) -> dict[str, Any]:

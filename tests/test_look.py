@@ -70,11 +70,13 @@ def test_the_colour_names_are_the_drawings() -> None:
 
 
 def test_a_derived_variant_module_writes_the_look_it_changes() -> None:
+    from rulewright.compiler.codegen import _packed
     from tests.test_inherit import derived, loaded, variant
-    look = "{'seats': ('#112233',)}"
+    look = _packed({"seats": ("#112233",), "symbols": {"removed": "x"}}, "        ", least=0)
     text = derived(variant(look=look, attributes="{}"))
-    assert text is not None and f"    look={look},\n" in text
-    assert loaded(text).info.look == {"seats": ("#112233",)}
+    assert text is not None
+    assert "    look=rt.unpacked(\n        '{\"seats\": [\"#112233\"], '\n        '\"symbols\"" in text  # (laid out at 4)
+    assert loaded(text).info.look == {"seats": ("#112233",), "symbols": {"removed": "x"}}
     unchanged = derived(variant())
     assert unchanged is not None and "look=" not in unchanged  # (the base's)
 

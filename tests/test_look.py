@@ -75,7 +75,8 @@ def test_a_derived_variant_module_writes_the_look_it_changes() -> None:
     look = _packed({"seats": ("#112233",), "symbols": {"removed": "x"}}, "        ", least=0)
     text = derived(variant(look=look, attributes="{}"))
     assert text is not None
-    assert "    look=rt.unpacked(\n        '{\"seats\": [\"#112233\"], '\n        '\"symbols\"" in text  # (laid out at 4)
+    # (laid out at the indent of its variant(...) call)
+    assert "    look=rt.unpacked(\n        '{\"seats\": [\"#112233\"], '\n        '\"symbols\"" in text
     assert loaded(text).info.look == {"seats": ("#112233",), "symbols": {"removed": "x"}}
     unchanged = derived(variant())
     assert unchanged is not None and "look=" not in unchanged  # (the base's)

@@ -185,3 +185,15 @@ def test_the_language_server_offers_what_a_look_names() -> None:
     lines = base.split("\n")
     row = next(i for i, line in enumerate(lines) if line.startswith("  pieces:"))
     assert "how each kind of thing is drawn" in (hover(known, row, 3) or "")
+
+
+def test_diff_tells_a_look_key_by_key() -> None:
+    from rulewright.compiler.diff import diff, load_ruleset
+
+    changes = {c.path: c for c in diff(load_ruleset(HERE / "look" / "tiny.yaml"),
+                                       load_ruleset(HERE / "look" / "tiny_variant.yaml"))}
+    shape = changes["look.pieces.tile.shape"]
+    assert (shape.kind, shape.old, shape.new) == ("changed", '"square"', '"disc"')
+    assert shape.where is not None and shape.where.short == "tests/look/tiny_variant.yaml:7"
+    assert changes["look.pieces.coin"].kind == "removed"
+    assert "look.pieces.tile.colour" not in changes and "colours" not in changes

@@ -70,16 +70,37 @@ def test_the_colour_names_are_the_drawings() -> None:
 
 
 def test_a_derived_variant_module_writes_the_look_it_changes() -> None:
+    import sys
+    import types
+
     from rulewright.compiler.codegen import _packed
-    from tests.test_inherit import derived, loaded, variant
+    from rulewright.compiler.driver import compile_file
+    from rulewright.compiler.inherit import Emitted, derive
+    from rulewright.core.paths import ruleset_file
+
+    module = "rulewright.generated.china_cornett.base"
+    base = compile_file(ruleset_file("china-cornett")).emitted
+    assert base is not None
+    origins = {name: module for name in base.defines()}
+
+    def derived(**changed: object) -> str:
+        variant = Emitted(base.program, {**base.values, "class_name": "ChinaCornettOtherState", **changed})
+        found = derive(base, variant, module, origins)
+        assert found is not None
+        return found[0]
+
     look = _packed({"seats": ("#112233",), "symbols": {"removed": "x"}}, "        ", least=0)
-    text = derived(variant(look=look, attributes="{}"))
-    assert text is not None
+    text = derived(look=look, attributes="{}")
     # (laid out at the indent of its variant(...) call)
     assert "    look=rt.unpacked(\n        '{\"seats\": [\"#112233\"], '\n        '\"symbols\"" in text
-    assert loaded(text).info.look == {"seats": ("#112233",), "symbols": {"removed": "x"}}
-    unchanged = derived(variant())
-    assert unchanged is not None and "look=" not in unchanged  # (the base's)
+    loaded = types.ModuleType("rulewright_test_derived_look")
+    sys.modules[loaded.__name__] = loaded
+    try:
+        exec(compile(text, "<derived>", "exec"), loaded.__dict__)
+    finally:
+        del sys.modules[loaded.__name__]
+    assert loaded.GAME.info.look == {"seats": ("#112233",), "symbols": {"removed": "x"}}
+    assert "look=" not in derived()  # (the base's, inherited)
 
 
 def test_the_schema_knows_a_look() -> None:

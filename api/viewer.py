@@ -30,6 +30,10 @@ from .terminal import printable
 
 MAX_STATE_FILE = 16 << 20  # a saved state read: the largest bundled game's is a few KiB
 MAX_MOVES_SHOWN = 400  # legal moves listed at once (Yellow & Yangtze offers about 500 at times)
+# legal moves sent at once: the page filters them itself when a spot or a piece is clicked (past
+# this, a click on a spot asks the server, which reads them all)
+MAX_MOVES_SENT = 4000
+ACTIONS_NAMED = 6  # the action names a plain prompt lists (`Your turn: build, send, stop ...`)
 REFEREE = "referee"
 # What an agent of a game played in the browser may be asked (docs/web.md, "Limits"): its
 # iterations and the moves of a play-out, and the time a move's search may take (it then plays
@@ -180,19 +184,68 @@ def rule_line(game: Game, path: str) -> str:
     return where or ""
 
 
+def seat_name(seat: int) -> str:
+    return f"P{seat + 1}"
+
+
+def plain_prompt(state: State, seat: int | None, to_act: int | None) -> str | None:
+    """The words of the decision now when the rule set gives none (`look: prompts:`): the question
+    asked (`support`), or, for the seat to act itself, the names of the actions its legal moves are
+    of (`build, send, stop`); for any other seat the phase alone, never what it may do (which of a
+    seat's actions are legal can tell what it hides: Yellow & Yangtze's `governors 0`)."""
+    if to_act is None or state.is_terminal():
+        return None
+    question = state._pending.ask.name if state._pending is not None else None  # (public: State.observation)
+    if question is not None:
+        return f"choose {question.replace('_', ' ')}"
+    if seat != to_act:
+        return f"phase {state.PHASES[state.phase].replace('_', ' ')}"
+    names = list(dict.fromkeys(a.name.replace("_", " ") for a in state.legal_actions(seat)))
+    return ", ".join(names[:ACTIONS_NAMED]) + (" ..." if len(names) > ACTIONS_NAMED else "")
+
+
+def prompt_for(state: State, seat: int | None, to_act: int | None) -> str | None:
+    """The status bar's words for the decision now, as `seat` (None: the referee) may read them:
+    the rule set's prompt (`look: prompts:`, public by construction) where it gives one, else a
+    plain one (`plain_prompt`)."""
+    if to_act is None or state.is_terminal():
+        return None
+    given = getattr(state, "prompt", None)  # (state.prompt: the rule sets' `look:`, issue 39)
+    written = given(to_act) if callable(given) else None
+    return written if isinstance(written, str) and written else plain_prompt(state, seat, to_act)
+
+
+def move_labels(state: State, seat: int, actions: Sequence[Action]) -> dict[int, str]:
+    """The legal moves of `seat` the move list shows in other words, by place: the rule set's
+    friendlier text (`look: moves:`, State.move_label) where it gives one."""
+    label = getattr(state, "move_label", None)  # (state.move_label: the rule sets' `look:`, issue 39)
+    if not callable(label):
+        return {}
+    found = {k: str(label(a, seat, seat)) for k, a in enumerate(actions)}
+    return {k: text for k, text in found.items() if text != str(actions[k])}
+
+
 def payload(state: State, seat: int | None, moves_for_seat: bool, picked: str | None = None,
             only: Sequence[str] | None = None, last: str | None = None) -> dict[str, Any]:
     """The drawing of `state` for `seat` (None: the referee) and, when `moves_for_seat` and the
-    seat is the one to act, its legal moves (`only`: those clicked on) with the spots they name."""
+    seat is the one to act, its legal moves (`only`: those clicked on) with the spots they name,
+    each with the label the move list shows, and the status bar's prompt."""
     to_act = state.to_act()
-    moves: list[str] = []
+    actions: list[Action] = []
     spots: dict[str, list[str]] = {}
     # a simultaneous decision: every seat still choosing, each its own moves (docs/language.md)
     together = state.choosing() if state.is_simultaneous() else []
     if moves_for_seat and seat is not None and (to_act == seat or seat in together) and not state.is_terminal():
-        moves = [str(a) for a in state.legal_actions(seat)]
-        spots = action_spots(state, moves) if to_act == seat else {}
-    shown = list(only) if only is not None else moves
+        actions = list(state.legal_actions(seat))
+    moves = [str(a) for a in actions]
+    if moves and to_act == seat:
+        spots = action_spots(state, moves)
+    if only is not None:
+        wanted = set(only)
+        actions = [a for a, m in zip(actions, moves, strict=True) if m in wanted]
+    sent = actions[:MAX_MOVES_SENT]
+    texts = [str(a) for a in sent]
+    index = {text: k for k, text in enumerate(texts)}
     info = state.game.info
     return {
         "svg": render_svg(state, seat, spots if picked is None else (), picked,
@@ -202,9 +255,16 @@ def payload(state: State, seat: int | None, moves_for_seat: bool, picked: str | 
         "turn": state.turn,
         "phase": state.PHASES[state.phase],
         "seat": REFEREE if seat is None else seat + 1,
-        "moves": shown[:MAX_MOVES_SHOWN],
-        "moves_total": len(shown),
+        "prompt": prompt_for(state, seat, to_act),
+        "moves": texts,
+        # (only those the rule set words otherwise, by place in `moves`)
+        "labels": move_labels(state, seat, sent) if seat is not None and sent else {},
+        "moves_total": len(actions),
+        "moves_listed": MAX_MOVES_SHOWN,  # (the page lists at most these; a click filters all those sent)
         "spots": sorted(spots),
+        # each spot a move names, and the moves (by place in `moves`) naming it: the page filters
+        # the list by a click itself; a spot no move names is asked of the server, which says why
+        "spot_moves": {spot: [index[t] for t in named if t in index] for spot, named in sorted(spots.items())},
         "winners": [p + 1 for p in state.winners()] if state.is_terminal() else [],
         "ruleset": info.ruleset,
         # (a rule set declaring `returns:`, once the game is over: each seat's, P1 first)

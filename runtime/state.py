@@ -113,6 +113,12 @@ class GameInfo:
     rules: Mapping[str, str]  # rule path (actions.prospect.when) -> file:line where it is written
     # the rule file's presentation hints (`drawing:`): `colours` by value name, `icons` by kind
     drawing: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    # how the game looks (`look:`, docs/language.md "Look"), checked, as plain data: colours as `#rrggbb`,
+    # `fields:` written out as `{"as": ..., "title": ...}`; lists as tuples. {} when the rules say nothing.
+    look: Mapping[str, Any] = field(default_factory=dict)
+    # per component kind, per attribute, each component's value in order (an enumeration's by name):
+    # public facts, for drawing `tile62` as the soldier tile it is. Given with `look:` ({} without).
+    attributes: Mapping[str, Mapping[str, tuple[str | int | bool, ...]]] = field(default_factory=dict)
 
     @property
     def ruleset(self) -> str:
@@ -526,6 +532,60 @@ class State:
     def _text_for_others(self, action: Action) -> str | None:
         """What the seats that did not play `action` read of it now, or None for its whole text
         (generated where an action has `others_text:`)."""
+        return None
+
+    def prompt(self, seat: int) -> str | None:
+        """The words of the decision `seat` faces now, as the rule set's `look: prompts:` gives them
+        (docs/language.md, "Look"): of the question asked it, or of the first of the phase's actions
+        it may play that has a prompt; None when it faces no decision or the rule set gives none."""
+        if not (is_int(seat) and 0 <= seat < self.num_seats):
+            raise BadSetup(f"no seat {seat!r} in a game of {self.num_seats} seats")
+        if self.terminal:
+            return None
+        try:
+            pending = self._pending
+            if pending is not None:
+                return self._look_prompt(pending.ask.name, True) if pending.ask.seat == seat else None
+            if seat not in self.choosing():
+                return None
+            names = self.PHASE_ACTIONS[self.phase]
+            if len(names) == 1:
+                return self._look_prompt(names[0], False)
+            legal = {a.name for a in self.legal_actions(seat)}
+            for name in names:
+                if name in legal:
+                    words = self._look_prompt(name, False)
+                    if words is not None:
+                        return words
+            return None
+        except RulewrightError:
+            raise
+        except Exception as exc:  # a fault of the rule set's code: told by its rule line
+            raise game_error(exc, self) from exc
+
+    def move_label(self, action: Action, observer: int | None, actor: int | None = None) -> str:
+        """`move_text(action, observer, actor)`, but the friendlier text of `look: moves:` where the
+        rule set gives one and `observer` reads the move whole (a seat that may not reads what
+        `move_text` gives it). Read in the state where the move is legal, before it is played."""
+        text = self.move_text(action, observer, actor)
+        if text != str(action):  # (what the others read of it: the look's text would tell them more)
+            return text
+        try:
+            label = self._look_move(action, isinstance(action, Answer))
+        except RulewrightError:
+            raise
+        except Exception as exc:  # a fault of the rule set's code: told by its rule line
+            raise game_error(exc, self) from exc
+        return text if label is None else label
+
+    def _look_prompt(self, name: str, asked: bool) -> str | None:
+        """The prompt of action `name` (`asked`: of what an ask of that name chooses), or None
+        (generated where the rule set has `look: prompts:`)."""
+        return None
+
+    def _look_move(self, action: Action, asked: bool) -> str | None:
+        """The friendlier text of `action` (`asked`: an answer), or None (generated where the rule
+        set has `look: moves:`)."""
         return None
 
     def observation(self, player: int) -> dict[str, Any]:

@@ -206,22 +206,23 @@ def plain_prompt(state: State, seat: int | None, to_act: int | None) -> str | No
 
 def prompt_for(state: State, seat: int | None, to_act: int | None) -> str | None:
     """The status bar's words for the decision now, as `seat` (None: the referee) may read them:
-    the rule set's prompt (`look: prompts:`, public by construction) where it gives one, else a
-    plain one (`plain_prompt`)."""
+    the rule set's prompt (`look: prompts:`, State.prompt; its templates read public fields only)
+    where it gives one, else a plain one (`plain_prompt`). Another seat's decision is worded only
+    where the words cannot depend on what is legal for it: a question asked, or a phase of one
+    action (State.prompt picks the first action the seat may play that has a prompt)."""
     if to_act is None or state.is_terminal():
         return None
-    given = getattr(state, "prompt", None)  # (state.prompt: the rule sets' `look:`, issue 39)
-    written = given(to_act) if callable(given) else None
-    return written if isinstance(written, str) and written else plain_prompt(state, seat, to_act)
+    mine = seat is not None and (seat == to_act or seat in state.choosing())
+    one_action = bool(state.PHASE_ACTIONS) and len(state.PHASE_ACTIONS[state.phase]) == 1
+    public = state._pending is not None or one_action
+    written = state.prompt(seat if mine and seat is not None else to_act) if mine or public else None
+    return written or plain_prompt(state, seat, to_act)
 
 
 def move_labels(state: State, seat: int, actions: Sequence[Action]) -> dict[int, str]:
     """The legal moves of `seat` the move list shows in other words, by place: the rule set's
     friendlier text (`look: moves:`, State.move_label) where it gives one."""
-    label = getattr(state, "move_label", None)  # (state.move_label: the rule sets' `look:`, issue 39)
-    if not callable(label):
-        return {}
-    found = {k: str(label(a, seat, seat)) for k, a in enumerate(actions)}
+    found = {k: state.move_label(a, seat, seat) for k, a in enumerate(actions)}
     return {k: text for k, text in found.items() if text != str(actions[k])}
 
 

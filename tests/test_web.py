@@ -339,3 +339,20 @@ def test_a_rule_set_s_board_is_shown_at_the_start_with_its_options(client: Clien
     assert "emperor" in schacht.lower()
     assert client.get("/board?ruleset=china-cornett&option.board=hex9").status_code == 400
     assert client.get("/board?ruleset=nothing").status_code == 404
+
+
+def test_the_page_is_sent_the_prompt_and_the_look_words_of_moves() -> None:
+    """The status bar's prompt and the move list's words (issue 39): the rule set's `look:`
+    prompts and moves (tests/look/tiny.yaml), the same to the seat to act and to the other seat
+    (a phase of one action: its words depend on nothing hidden); the spots each move names."""
+    rules = ROOT / "tests" / "look" / "tiny.yaml"
+    app, _ = make_app(str(rules))
+    client = PageClient(app)
+    key = new_game(client, str(rules), ["human", "human"], seed=1)
+    mine = api(client, f"/api/game/{key}?seat=1").json
+    other = api(client, f"/api/game/{key}?seat=2").json
+    assert mine["prompt"] == other["prompt"] == "Take one of the 7 free spots (0 taken)"
+    assert other["moves"] == [] and other["labels"] == {}
+    assert mine["moves"][0] == "take A1" and mine["labels"]["0"] == "take a spot A1"
+    assert {s: [mine["moves"][k] for k in ks] for s, ks in mine["spot_moves"].items()} == {
+        m.split()[1]: [m] for m in mine["moves"]}

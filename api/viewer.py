@@ -126,6 +126,7 @@ class Replay:
     moves: list[tuple[int, str]]  # each move's seat and whole text (as the log writes it)
     problem: str | None
     actions: list[Action] = field(init=False)  # each move's action, found again by its text
+    _labels: list[str] | None = field(default=None, init=False, repr=False)  # (`labels`)
 
     def __post_init__(self) -> None:
         self.actions = []
@@ -138,9 +139,23 @@ class Replay:
     def history_for(self, seat: int | None) -> list[str]:
         """Each move as `seat` (None: the referee) reads it in the last position replayed
         (State.move_text): its own moves whole and the others' `others_text:` while the game is
-        not over (a log sent to the board may be of a game going on); all whole once it is over."""
+        not over (a log sent to the board may be of a game going on); all whole once it is over;
+        in the rule set's words (`look: moves:`) where the seat reads it whole."""
         last = self.states[-1].clone()
-        return [last.move_text(action, seat, p) for (p, _), action in zip(self.moves, self.actions, strict=True)]
+        texts = [last.move_text(action, seat, p) for (p, _), action in zip(self.moves, self.actions, strict=True)]
+        words = self.labels()
+        return [words[k] if text == str(self.actions[k]) else text for k, text in enumerate(texts)]
+
+    def labels(self) -> list[str]:
+        """Each move in the rule set's words (`look: moves:`, State.move_label), read in the
+        position where it was played, as a reader of the whole move reads it; read once."""
+        if self._labels is None:
+            if type(self.states[0])._look_move is State._look_move:  # (the rule set words no move)
+                self._labels = [str(a) for a in self.actions]
+            else:
+                self._labels = [self.states[k].clone().move_label(a, None, p)
+                                for k, ((p, _), a) in enumerate(zip(self.moves, self.actions, strict=True))]
+        return self._labels
 
     def told(self) -> list[list[str]]:
         """What each move told everyone (State.told: public, the same for every seat)."""
@@ -321,6 +336,8 @@ class PlaySession:
     played: list[Action] = field(default_factory=list)  # the moves of `history`, to show each seat its text
     forced: set[int] = field(default_factory=set)  # the moves of `history` played at once (`play_forced`)
     told: list[list[str]] = field(default_factory=list)  # what each move of `history` told everyone (State.told)
+    # the rule set's words for moves of `history` (`look: moves:`), by place, kept as each is played
+    labels: dict[int, str] = field(default_factory=dict)
 
     @classmethod
     def start(cls, game: Game, players: int | None, seed: int, seats: Sequence[str],
@@ -374,6 +391,7 @@ class PlaySession:
             return None
         action = self.state.action_at(self.agents[seat].choose(self.state) if index is None else index)
         text = str(action)
+        self.keep_label(action, seat)
         self.state.apply(action)
         self.history.append((seat, text))
         self.played.append(action)
@@ -425,6 +443,7 @@ class PlaySession:
                 return {"why": f"`{wanted}` is not one of your choices now", "rule": "", "where": ""}
             why, path = state.why_illegal(wanted)
             return {"why": why, "rule": path, "where": rule_line(state.game, path)}
+        self.keep_label(action, seat)
         state.apply(action, seat=seat)
         self.history.append((seat, wanted))
         self.played.append(action)
@@ -449,16 +468,30 @@ class PlaySession:
             action = state.forced()
             if action is None:
                 return
+            self.keep_label(action, humans[0])
             state.apply(action)
             self.forced.add(len(self.history))
             self.history.append((humans[0], str(action)))
             self.played.append(action)
             self.told.append(state.told())
 
+    def keep_label(self, action: Action, seat: int) -> None:
+        """Keep the rule set's words for the move about to be played as history line
+        `len(self.history)` (`look: moves:`, State.move_label, read where the move is legal), when
+        they are not its text."""
+        label = self.state.move_label(action, None, seat)
+        if label != str(action):
+            self.labels[len(self.history)] = label
+
     def history_for(self, seat: int | None) -> list[str]:
         """Each move so far as `seat` reads it now (None: the referee, who reads every text whole):
-        a move's `others_text:` for the seats that did not play it (State.move_text)."""
-        return [self.state.move_text(action, seat, p) for (p, _), action in zip(self.history, self.played, strict=True)]
+        a move's `others_text:` for the seats that did not play it (State.move_text), the rule
+        set's words for it (`keep_label`) where the seat reads it whole."""
+        shown = []
+        for k, ((p, _), action) in enumerate(zip(self.history, self.played, strict=True)):
+            text = self.state.move_text(action, seat, p)
+            shown.append(self.labels.get(k, text) if text == str(action) else text)
+        return shown
 
     def log_lines(self) -> list[str]:
         """The game as a log `rulewright replay` reads (its header, the moves, the final state)."""

@@ -19,7 +19,7 @@ from werkzeug.test import Client
 import rulewright
 from rulewright.cli import cli
 from rulewright.draw import action_spots, render_svg
-from rulewright.viewer import PlaySession, ViewError, load_replay, parse_seat
+from rulewright.viewer import PlaySession, Replay, ViewError, load_replay, parse_seat
 from rulewright.web import HEADERS, make_app, make_server
 from tests.helpers.web import PageClient, api
 
@@ -356,3 +356,10 @@ def test_the_page_is_sent_the_prompt_and_the_look_words_of_moves() -> None:
     assert mine["moves"][0] == "take A1" and mine["labels"]["0"] == "take a spot A1"
     assert {s: [mine["moves"][k] for k in ks] for s, ks in mine["spot_moves"].items()} == {
         m.split()[1]: [m] for m in mine["moves"]}
+    played = api(client, f"/api/game/{key}/move", {"seat": "1", "text": "take B2"}).json
+    assert played["history"] == ["P1 take a crowded spot B2"]  # (the words read where it was legal)
+    assert api(client, f"/api/game/{key}?seat=2").json["history"] == ["P1 take a crowded spot B2"]
+    session = app.sessions.game(key)
+    assert session is not None
+    replay = Replay(session.game, [session.game.new_state(2, 1), session.state.clone()], session.history, None)
+    assert replay.history_for(1) == replay.history_for(None) == ["take a crowded spot B2"]

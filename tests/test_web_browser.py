@@ -1,10 +1,11 @@
-"""The web board in a real browser (issue 17): headless Chromium from the system's packages,
+"""The web board in a real browser (issues 17 and 39): headless Chromium from the system's packages,
 driven by Selenium through the system's chromedriver, named explicitly (Selenium Manager, which
-would download a driver, is never asked). Through each bundled rule set: start a game, play moves
-by clicking spots and listed moves, click a spot no move names and read why; step a replay of a
-log, jump, switch the seat seen; step a scenario file. Each page's DOM is checked, the browser's
-console must hold no error, and a screenshot of each is saved (under pytest's tmp folder, or
-RULEWRIGHT_SCREENSHOTS).
+would download a driver, is never asked). Every bundled rule set is played to the end by clicks
+on the board, the hand and the list, its start, middle and end saved as screenshots and their
+text checked for component ids and hidden fields; the page at a phone's and a laptop's size; a
+click on a spot no move names says why; a replay of a log is stepped, jumped and seen from each
+seat; a scenario file is stepped. The browser's console must hold no error. Screenshots go to
+build/screenshots/, or the folder RULEWRIGHT_SCREENSHOTS names.
 
 `./dev test` installs Chromium and its driver (apt-get, as root) before the suite; where no
 browser can be installed these tests are skipped, saying so.

@@ -133,7 +133,9 @@ function showMine(seat) {
   svg.setAttribute("viewBox", [box.x - pad, box.y - pad, box.width + 2 * pad, box.height + 2 * pad].join(" "));
   svg.setAttribute("class", "board-svg mine-svg");
   svg.style.width = Math.round((box.width + 2 * pad) * 1.25) + "px";
-  svg.appendChild(area.cloneNode(true));
+  const copy = area.cloneNode(true);
+  for (const e of [copy, ...copy.querySelectorAll("[id]")]) e.removeAttribute("id");  // (ids stay unique)
+  svg.appendChild(copy);
   mineEl.appendChild(el("h2", "Your area (P" + seat + ")"));
   mineEl.appendChild(svg);
   mineEl.hidden = false;

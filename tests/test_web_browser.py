@@ -22,6 +22,7 @@ import threading
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, cast
+from urllib.parse import quote
 
 import pytest
 
@@ -46,6 +47,7 @@ VIEWPORT_RULESETS = (*GAMES, "othello")
 SEEDS: dict[str, int] = {}
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "tests" / "scenarios" / "china-cornett" / "rulebook.yaml"
+HAND = ROOT / "tests" / "pages" / "hand-to-board.yaml"
 WAIT = 15  # seconds a page may take to show what is waited for
 
 if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)
@@ -57,6 +59,7 @@ if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)
 selenium = pytest.importorskip("selenium", reason="selenium is not installed: pip install -e '.[dev]'")
 from selenium import webdriver  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
@@ -329,6 +332,44 @@ def test_a_whole_game_is_played_by_clicks(ruleset: str, server: tuple[str, WebAp
     if None in texts:
         pytest.skip(f"{ruleset} has no `look:` yet (issue 39): played to the end by clicks ({decisions} decisions, "
                     f"{clicks}); the check for component ids and hidden fields on the page is skipped")
+
+
+def test_a_piece_of_the_hand_is_picked_then_put_or_dragged(server: tuple[str, WebApp], browser: WebDriver,
+                                                            shots: Path) -> None:
+    """Where the drawing marks the pieces of a hand (`data-names`, tests/pages/hand-to-board.yaml):
+    a click on a piece of the seat's own area lists the moves naming it, then a spot plays the one
+    naming both; a piece dragged onto a spot plays the move naming both (pointer events). The
+    status bar and the move list and history read the look's words."""
+    base, app = server
+    game = rulewright.load_rules(HAND)
+    app.games[str(HAND)] = lambda: game
+    browser.set_window_size(1280, 900)
+    browser.set_script_timeout(WAIT)
+    start_game(browser, base, quote(str(HAND), safe="/"), 1)
+    wait_in_page(browser, "decision", -1)
+    assert "P1 to act (you): Put a tile of your hand on a free spot" in browser.find_element(By.ID, "status").text
+    assert all(b.text.startswith("put a ") for b in browser.find_elements(By.CSS_SELECTOR, "#moves button"))
+    pieces = browser.find_elements(By.CSS_SELECTOR, "#mine [data-names].can")
+    assert len(pieces) == 4, "P1's four tiles, in its own area"
+    kind = (pieces[0].get_attribute("data-names") or "").split()[-1]
+    pieces[0].click()
+    wait(browser, lambda d: "choose one" in d.find_element(By.ID, "message").text, "the moves naming the piece")
+    listed = [b.get_attribute("data-move") for b in browser.find_elements(By.CSS_SELECTOR, "#moves button")]
+    assert len(listed) == 7 and all(str(m).startswith(f"put {kind} ") for m in listed)
+    browser.find_element(By.CSS_SELECTOR, '#board [data-spot="B2"]').click()
+    state = wait_in_page(browser, "decision", 0)
+    lines = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#history li")]
+    assert lines[0] == f"P1 put a {kind} on B2" and f"P1 put a {kind} on B2" in browser.find_element(By.ID, "last").text
+    piece = browser.find_elements(By.CSS_SELECTOR, "#mine [data-names].can")[0]
+    kind = (piece.get_attribute("data-names") or "").split()[-1]
+    free = sorted(browser.execute_script("return Object.keys(lastPlay.spot_moves)"))[0]
+    target = browser.find_element(By.CSS_SELECTOR, f'#board [data-spot="{free}"]')
+    ActionChains(browser).click_and_hold(piece).move_by_offset(12, 0).move_to_element(target).release().perform()
+    after = wait_in_page(browser, "decision", state["history"])
+    lines = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#history li")]
+    assert after["history"] > state["history"] and lines[state["history"]] == f"P1 put a {kind} on {free}"
+    screenshot(browser, shots, "hand-to-board")
+    assert console_errors(browser) == []
 
 
 def in_view(driver: WebDriver, css: str) -> bool:

@@ -264,7 +264,7 @@ async function playMove(text) {
   try {
     const data = await postJSON("/api/game/" + cfg.key + "/move", {seat: viewerEl.value, text: text});
     if (data.illegal) { showIllegal([data.illegal]); return; }
-    showMessage([el("div", "played " + text)]);
+    showMessage([el("div", "played " + wordsFor(text))]);
     renderPlay(data);
   } finally {
     busy = false;
@@ -277,6 +277,12 @@ function offer(indices, what) {
   listMoves(indices);
   showMessage([el("div", indices.length + " moves " + what + ": choose one"
     + (picked ? ", or a spot to put it on" : ""))]);
+}
+
+function wordsFor(text) {
+  // a move as the list shows it: the rule set's words for it where it gives them
+  const k = lastPlay ? lastPlay.moves.indexOf(text) : -1;
+  return (k >= 0 && lastPlay.labels && lastPlay.labels[String(k)]) || text;
 }
 
 function shownName(names) {
@@ -349,6 +355,7 @@ function onPointerDown(e) {
   const item = e.target.closest("[data-names]");
   if (!item || !item.classList.contains("can") || e.button > 0) return;
   drag = {item: item, names: namesOf(item), x: e.clientX, y: e.clientY, ghost: null};
+  e.preventDefault();  // (no text selected, no native drag of the drawing)
 }
 
 function onPointerMove(e) {

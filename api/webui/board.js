@@ -105,8 +105,8 @@ function drawBoard(data) {
   boardEl.innerHTML = data.svg;
   statusEl.textContent = statusText(data);
   statusEl.classList.toggle("mine-turn", myDecision(data) && (data.moves || []).length > 0);
-  turnEl.textContent = "turn " + data.turn + " · phase " + data.phase + " · seen as "
-    + (data.seat === "referee" ? "referee" : "P" + data.seat);
+  turnEl.textContent = "turn " + data.turn + " · phase " + data.phase.replace(/_/g, " ") + " · seen as "
+    + (typeof data.seat === "number" ? "P" + data.seat : data.seat);  // (the referee, a spectator)
 }
 
 function showLast(lines) {

@@ -534,7 +534,12 @@ GAME = rt.Game(
             '"invariants.roll_the_tablets_can_show": "rules/china-cornett/base.yaml:259"}'
         ),
         drawing={'colours': {'gold_side': '#d4a017', 'removed': '#f8f8f8', 'face_down': '#8b6b4a'}},
-        look={'colours': {'gold_side': '#d4a017', 'removed': '#f8f8f8', 'face_down': '#8b6b4a'}, 'symbols': {'gold_side': '$', 't01': '0/1', 't02': '0/2', 't12': '1/2'}, 'pieces': {'marker': {'shape': 'disc', 'colour': 'value'}, 'tablet': {'shape': 'square', 'colour': '#e8dcc0', 'label': '{value}'}}, 'fields': {'marker': {'as': 'board', 'title': 'marker'}, 'gold': {'as': 'score', 'title': 'gold'}, 'tablets': {'as': 'row', 'title': 'tablets in play'}, 'roll': {'as': 'counter', 'title': 'roll'}, 'turned': {'as': 'board', 'title': 'turned this turn'}}},
+        look=rt.unpacked(
+            '{"colours": {"gold_side": "#d4a017", "removed": "#f8f8f8", "face_down": "#8b6b4a"}, '
+            '"symbols": {"gold_side": "$", "t01": "0/1", "t02": "0/2", "t12": "1/2"}, '
+            '"pieces": {"marker": {"shape": "disc", "colour": "value"}, "tablet": {"shape": "square", "colour": "#e8dcc0", "label": "{value}"}}, '
+            '"fields": {"marker": {"as": "board", "title": "marker"}, "gold": {"as": "score", "title": "gold"}, "tablets": {"as": "row", "title": "tablets in play"}, "roll": {"as": "counter", "title": "roll"}, "turned": {"as": "board", "title": "turned this turn"}}}'
+        ),
         attributes={},
     ),
     ChinaCornettState,

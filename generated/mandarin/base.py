@@ -1265,7 +1265,9 @@ GAME = rt.Game(
             '"pieces": {"tile": {"shape": "card", "colour": "animal", "label": "{animal}{emperor}", "back": "#7a5230"}, "player": {"shape": "pawn", "colour": "owner"}}, '
             '"fields": {"money": {"as": "counter", "title": "yuans"}, "card": {"as": "hand", "title": "collection card"}, "dispenser": {"as": "pile", "title": "dispenser"}, "out": {"as": "row", "title": "tiles drawn this turn"}, "plain": {"as": "hidden", "title": "plain"}, "position": {"as": "board", "title": "mandarin"}, "last_roll": {"as": "counter", "title": "die"}, "away_roll": {"as": "hidden", "title": "away roll"}, "passed_by": {"as": "hidden", "title": "passed by"}, "stage": {"as": "hidden", "title": "stage"}, "creditor": {"as": "hidden", "title": "creditor"}, "sale": {"as": "counter", "title": "auction"}, "defaulted": {"as": "hidden", "title": "defaulted"}, "seller": {"as": "hidden", "title": "seller"}, "bank_paid_out": {"as": "hidden", "title": "bank paid out"}, "bank_received": {"as": "hidden", "title": "bank received"}}}'
         ),
-        attributes={'tile': {'animal': rt.value_names(ATTR__TILE__ANIMAL, ('rat', 'ox', 'tiger', 'rabbit', 'dragon', 'snake', 'horse', 'goat', 'monkey', 'rooster', 'dog', 'pig')), 'emperor': ATTR__TILE__EMPEROR}},
+        attributes={
+            'tile': {'animal': rt.value_names(ATTR__TILE__ANIMAL, ('rat', 'ox', 'tiger', 'rabbit', 'dragon', 'snake', 'horse', 'goat', 'monkey', 'rooster', 'dog', 'pig')), 'emperor': ATTR__TILE__EMPEROR},
+        },
     ),
     MandarinState,
     {

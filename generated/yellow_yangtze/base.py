@@ -2073,7 +2073,9 @@ GAME = rt.Game(
             '"pieces": {"tile": {"shape": "hex", "colour": "kind", "label": "{kind}", "back": "#6b5a3e"}, "chief": {"shape": "pawn", "colour": "owner", "label": "{kind}"}, "pagoda": {"shape": "tower", "colour": "kind", "label": "{kind}"}, "side": {"shape": "token", "colour": "#c0392b", "label": "{strength}"}}, '
             '"fields": {"tile_on": {"as": "board", "title": "tile on"}, "chief_on": {"as": "board", "title": "chief on"}, "pagodas": {"as": "board", "title": "pagodas"}, "bag": {"as": "pile", "title": "bag"}, "rack": {"as": "hand", "title": "screen"}, "rack_size": {"as": "counter", "title": "tiles behind the screen"}, "market": {"as": "row", "title": "market"}, "box": {"as": "pile", "title": "box"}, "points": {"as": "counter", "title": "victory points", "by": "kind"}, "actions_done": {"as": "counter", "title": "actions this turn"}, "last_peasant": {"as": "hidden", "title": "last peasant"}, "last_tile": {"as": "hidden", "title": "last tile"}, "started_war": {"as": "hidden", "title": "started war"}, "reunification": {"as": "board", "title": "reunification marker"}, "conflict": {"as": "row", "title": "strength of each side"}, "lifted": {"as": "hidden", "title": "lifted"}, "game_over": {"as": "hidden", "title": "game over"}}}'
         ),
-        attributes={'tile': {'kind': rt.value_names(ATTR__TILE__KIND, ('governor', 'soldier', 'merchant', 'peasant', 'artisan'))}},
+        attributes={
+            'tile': {'kind': rt.value_names(ATTR__TILE__KIND, ('governor', 'soldier', 'merchant', 'peasant', 'artisan'))},
+        },
     ),
     YellowYangtzeState,
     {

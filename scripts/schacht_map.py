@@ -33,6 +33,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from itertools import combinations
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -125,23 +126,27 @@ WEST, NORTH, EAST = ("Chin", "Shu"), ("Zhao", "Yan"), ("Yan", "Qi", "Lu")
 
 
 class Board:
-    """A board of a rule file, as far as the map needs it: spaces, provinces, harbours, roads."""
+    """A board as far as the map needs it: spaces, provinces, harbours, roads, borders."""
 
-    def __init__(self, name: str, data: dict[str, object], source: Path) -> None:
+    def __init__(self, name: str, spots: Sequence[str], roads: Sequence[tuple[str, str]],
+                 provinces: dict[str, list[str]], harbours: Sequence[str], borders: Sequence[tuple[str, str]],
+                 source: Path | None = None) -> None:
         self.name = name
-        self.source = source
-        graph = data["graph"]
-        regions = data["regions"]
-        borders = data["borders"]
-        assert isinstance(graph, dict) and isinstance(regions, dict) and isinstance(borders, dict)
-        self.spots: list[str] = list(graph["spots"])
-        self.roads: list[tuple[str, str]] = [
-            (a, b) for path in graph["roads"] for a, b in zip(path, path[1:], strict=False)
-        ]
-        self.provinces: dict[str, list[str]] = {p: list(r["spots"]) for p, r in regions["province"].items()}
-        harbours = regions.get("harbour", {})
-        self.harbours: list[str] = [s for r in harbours.values() for s in r["spots"]]
-        self.borders: set[frozenset[str]] = {frozenset(pair) for pair in borders["province"]}
+        self.spots = list(spots)
+        self.roads = list(roads)
+        self.provinces = provinces
+        self.harbours = list(harbours)
+        self.borders: set[frozenset[str]] = {frozenset(pair) for pair in borders}
+        self.source = source  # the rule file that declares it
+
+    @classmethod
+    def declared(cls, name: str, data: dict[str, Any], source: Path) -> Board:
+        """A board as a rule file declares it (`boards: NAME:`)."""
+        graph, regions = data["graph"], data["regions"]
+        roads = [(a, b) for path in graph["roads"] for a, b in zip(path, path[1:], strict=False)]
+        provinces = {p: list(r["spots"]) for p, r in regions["province"].items()}
+        harbours = [s for r in (regions.get("harbour") or {}).values() for s in r["spots"]]
+        return cls(name, graph["spots"], roads, provinces, harbours, data["borders"]["province"], source)
 
     def provinces_of(self, spot: str) -> list[str]:
         return [p for p, spots in self.provinces.items() if spot in spots]
@@ -154,7 +159,7 @@ def boards() -> list[Board]:
         data = yaml.safe_load(path.read_text())
         for name, board in (data.get("boards") or {}).items():
             if isinstance(board, dict) and "graph" in board:
-                found.append(Board(name, board, path))
+                found.append(Board.declared(name, board, path))
     return found
 
 
@@ -430,8 +435,8 @@ def boards_block(file: Path, removed: Sequence[str], placed: Sequence[Board]) ->
         "  # RECONSTRUCTION (the rulebook has no picture of the board), made and checked by",
         f"  # {SCRIPT} (hand-made; every space inside its province, at least {MIN_DISTANCE} apart, no",
         "  # road crossing another, no name on a space).",
-        "  boards:",
-    ]
+    ] if placed else [f"  # The boards this variant removes are drawn nowhere ({SCRIPT} writes this)."]
+    lines.append("  boards:")
     lines += [f"    {name}: ~" for name in removed]
     for board in placed:
         pos = positions(board)
@@ -443,25 +448,30 @@ def boards_block(file: Path, removed: Sequence[str], placed: Sequence[Board]) ->
 
 
 def rule_file_text(file: Path, all_boards: list[Board]) -> str | None:
-    """The rule file with its `look: boards:` as this script places them (None: nothing to place)."""
+    """The rule file with its `look: boards:` as this script places them (None: nothing to place).
+    The block replaces the `boards:` key of `look:` (with the comment lines just above it), or is
+    added at the end of `look:`, or a `look:` is added at the end of the file."""
     data = yaml.safe_load(file.read_text())
     declared = data.get("boards") or {}
     removed = [n for n, b in declared.items() if b is None]
     placed = [b for b in all_boards if b.source == file]
     if not placed and not removed:
         return None
-    text = file.read_text()
-    lines = text.splitlines()
+    lines = file.read_text().splitlines()
     block = boards_block(file, removed, placed)
-    if "look" not in data:
+    if "look:" not in lines:
         return "\n".join(lines + ["", "look:"] + block) + "\n"
     start = lines.index("look:")
-    at = next((i for i in range(start + 1, len(lines)) if lines[i] == "  boards:"), None)
+    end = next((i for i in range(start + 1, len(lines)) if lines[i][:1] not in ("", " ", "#")), len(lines))
+    while end > start + 1 and not lines[end - 1].strip():
+        end -= 1
+    at = next((i for i in range(start + 1, end) if lines[i] == "  boards:"), None)
     if at is None:
-        return "\n".join(lines + block) + "\n"
+        return "\n".join(lines[:end] + block + lines[end:]) + "\n"
+    after = next((i for i in range(at + 1, end) if lines[i][:2] == "  " and lines[i][2:3] not in (" ", "#")), end)
     while at > start + 1 and lines[at - 1].startswith("  #"):
         at -= 1
-    return "\n".join(lines[:at] + block) + "\n"
+    return "\n".join(lines[:at] + block + lines[after:]) + "\n"
 
 
 def main(argv: list[str]) -> int:
@@ -469,7 +479,7 @@ def main(argv: list[str]) -> int:
     all_boards = boards()
     failures = [f"map: {e}" for e in check_map()]
     for board in all_boards:
-        failures += [f"{board.name} ({board.source.name}): {e}" for e in verify(board)]
+        failures += [f"{board.name}: {e}" for e in verify(board)]
         f = figures(board)
         print(
             f"{board.name}: {len(board.spots)} spaces, {len(board.roads)} roads; closest spaces"

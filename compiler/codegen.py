@@ -362,6 +362,7 @@ def context(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], pa
         roles=program.roles,
         option_infos=rs.options,
         drawing={k: dict(v) for k, v in (("colours", rs.colours), ("icons", rs.icons)) if v},
+        **_look(rs, program),
         files=tuple(path for path, _ in sources),
         lowest=rs.winner == "lowest_score",
         neutral=program.neutral,
@@ -387,6 +388,20 @@ def context(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], pa
         phase_effects=phase_effects,
         stuck_end=stuck_end,
     )
+
+
+def _look(rs: ir.RuleSet, program: Program) -> dict[str, Any]:
+    """GameInfo's `look` (the checked section, a constant) and `attributes` (each component's attributes,
+    an enumeration's values by name), written for a rule set with a `look:` only."""
+    if rs.look is None:
+        return {"look": "", "attributes": ""}
+    enums = dict(program.enums)
+    kinds: dict[str, list[str]] = {}
+    for component, attr, const, enum_name in program.attribute_tables:
+        code = f"rt.value_names({const}, {enums[enum_name]!r})" if enum_name in enums else const
+        kinds.setdefault(component, []).append(f"{attr!r}: {code}")
+    attributes = "{" + ", ".join(f"{k!r}: {{{', '.join(v)}}}" for k, v in kinds.items()) + "}"
+    return {"look": _packed(_unpacked(rs.look.data), "        "), "attributes": attributes}
 
 
 def _action(rs: ir.RuleSet, a: LoweredAction) -> dict[str, Any]:

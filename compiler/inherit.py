@@ -595,6 +595,9 @@ class _Deriving:
             facts.append(f"{pad}rules={_packed(dict(new_rules), pad)},")
         if o["drawing"] != v["drawing"]:
             facts.append(f"{pad}drawing={v['drawing']!r},")
+        for key in ("look", "attributes"):  # (code: a constant, the module's attribute tables)
+            if o[key] != v[key]:
+                facts.append(f"{pad}{key}={v[key] or '{}'},")
         if same:
             return "\n".join([*lines, "GAME = BASE_GAME.variant(", f"    {self.variant.class_name},", *facts, ")"])
         lines += ["GAME = rt.Game(", "    replace(", "        BASE_GAME.info,", *facts]

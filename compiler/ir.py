@@ -336,3 +336,39 @@ class RuleSet:
     # presentation hints for drawings (`drawing:`): a colour per value, an icon per component kind
     colours: tuple[tuple[str, str], ...] = ()
     icons: tuple[tuple[str, str], ...] = ()
+    look: Look | None = None  # how the game looks (`look:`, compiler/build/look.py)
+
+
+@dataclass(frozen=True, slots=True)
+class LookBoard:
+    """Where a board's spots are drawn and its regions' names written (`look: boards:`), by name: the
+    names are checked against the board once it is built (compiler/check/look.py)."""
+
+    board: str
+    spots: tuple[tuple[str, SourceSpan], ...]
+    labels: tuple[tuple[str, SourceSpan], ...]
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class LookTemplate:
+    """A text of `look: prompts:` or `look: moves:`: the action or ask it is for, the text with its
+    `{expression}`s, where the text starts in the file (for the expressions' own columns)."""
+
+    name: str
+    text: str
+    span: SourceSpan  # the key (the action's or ask's name)
+    text_span: SourceSpan  # the text
+
+
+@dataclass(frozen=True, slots=True)
+class Look:
+    """How the game looks (`look:`), checked: `data` the section as JSON (colours as `#rrggbb`,
+    `fields:` short forms expanded), what `GameInfo.look` holds; the boards' names and the
+    templates, for the checks and code that need the rest of the rule set."""
+
+    data: str
+    boards: tuple[LookBoard, ...]
+    prompts: tuple[LookTemplate, ...]
+    moves: tuple[LookTemplate, ...]
+    span: SourceSpan

@@ -130,6 +130,8 @@ class Program:
     enums: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
     dice: list[tuple[str, tuple[str, ...], tuple[tuple[int, ...], ...]]] = field(default_factory=list)
     component_tables: list[tuple[str, str, Expr, SourceSpan]] = field(default_factory=list)  # NAME, type, code
+    # each attribute's table: component kind, attribute, its table's NAME, its enumeration ("" if none)
+    attribute_tables: list[tuple[str, str, str, str]] = field(default_factory=list)
     options: list[tuple[str, str, tuple[str, ...]]] = field(default_factory=list)  # name, slot, choices
     region_kinds: tuple[str, ...] = ()
     roles: tuple[str, ...] = ()

@@ -141,6 +141,8 @@ TOP_DOCS: dict[str, str] = {
     "drawing": "presentation hints for `render` and the web board (docs/web.md): `colours:` a colour "
                "per value (`{gold_side: gold}`, `#rrggbb`), `icons:` one or two characters per "
                "component or dice kind (`{tile: \"▦\"}`); none is needed to draw a rule set",
+    "look": "how the game looks in `render` and the web board: seat colours, pieces, which fields are shown "
+            "as what, board positions, prompts and move texts (see Look); a file has `look:` or `drawing:`",
     "returns": "each seat's return once the game is over, an int over `player` (chips won or lost, "
                "points, 1/-1/0): `\"chips[player] - 10\"`, or `{value: ..., sum: 0, range: [-13, 13]}` "
                "(every game's returns add up to `sum`, each within `range`, checked at the end); the "
@@ -175,6 +177,9 @@ RULE_TYPES: dict[str, dict[str, Schema]] = {
                      "doc": _TEXT},
     "COMPONENT_KEYS": {"count": _INT, "all": _TEXT, "attributes": _MAP, "doc": _TEXT},
     "DRAWING_KEYS": {"colours": _MAP, "icons": _MAP},
+    "LOOK_PIECE_KEYS": {"shape": {"enum": list(keys.LOOK_SHAPES)}, "colour": _TEXT, "label": _TEXT, "back": _TEXT},
+    "LOOK_FIELD_KEYS": {"as": {"enum": list(keys.LOOK_AS)}, "title": _TEXT, "by": _TEXT},
+    "LOOK_BOARD_KEYS": {"spots": _MAP, "labels": _MAP, "size": {"type": "number"}},
 }
 
 
@@ -205,6 +210,22 @@ def _rule_parts() -> dict[str, Schema]:
         "grid": part["GRID_KEYS"],
     }
     board = _strict(keys.BOARD_KEYS, board_types, "BOARD_KEYS")
+    place: Schema = {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2}
+    look_board = part["LOOK_BOARD_KEYS"]
+    for key in ("spots", "labels"):
+        look_board["properties"][key] = _nullable({"type": "object", "additionalProperties": _nullable(place)})
+    look_types: dict[str, Schema] = {
+        "seats": {"type": "array", "items": _TEXT, "description": "a colour per seat, the first seat's first"},
+        "colours": _named(_TEXT, "a colour per value of an enumeration"),
+        "symbols": _named(_TEXT, "a symbol of 1 to 3 characters per value of an enumeration or role"),
+        "pieces": _named(part["LOOK_PIECE_KEYS"], "how each kind of thing is drawn, by kind"),
+        "fields": _named(_either({"enum": list(keys.LOOK_AS)}, part["LOOK_FIELD_KEYS"]),
+                         "how each state field is shown, by field"),
+        "boards": _named(look_board, "where a board's spots are drawn and its regions' names written"),
+        "prompts": _named(_TEXT, "the status bar's words for each decision, by action or ask"),
+        "moves": _named(_TEXT, "a friendlier text for a move, by action or ask"),
+    }
+    look = _strict(keys.LOOK_KEYS, look_types, "LOOK_KEYS")
     top_types: dict[str, Schema] = {
         "rulewright": {"const": keys.LANGUAGE_VERSION, "description": "the language version"},
         "game": _TEXT, "title": _TEXT, "author": _TEXT,
@@ -233,6 +254,7 @@ def _rule_parts() -> dict[str, Schema]:
         "tie_break": _EXPR,
         "invariants": _named(_either(_EXPR, part["INVARIANT_KEYS"]), "invariants"),
         "drawing": part["DRAWING_KEYS"],
+        "look": look,
         "returns": _either(_EXPR, part["RETURNS_KEYS"]),
     }
     top = _strict(keys.TOP_KEYS, top_types, "TOP_KEYS", "a rulewright rule file (docs/language.md)")

@@ -65,7 +65,7 @@ from .mechanics import (  # every name of its __all__ (test_builtins: a name mis
     without,
 )
 from .order import sort_key
-from .packed import region_specs, unpacked
+from .packed import region_specs, unpacked, value_names
 from .rng import Rng, derive_seed
 from .state import Action, FieldInfo, Game, GameInfo, OptionInfo, SimultaneousState, State
 
@@ -102,4 +102,4 @@ __all__ += ["next_seat", "other_seat", "previous_seat", "seat_at", "seat_number"
 # runtime/mechanics.py: the rows of pass `remember_list_changes`
 __all__ += ["remember_item"]
 # runtime/packed.py: a generated module's big constant data, written as one string (docs/native.md)
-__all__ += ["region_specs", "unpacked"]
+__all__ += ["region_specs", "unpacked", "value_names"]

@@ -30,6 +30,11 @@ def unpacked(text: str) -> Any:
     return _tuples(json.loads(text))
 
 
+def value_names(values: tuple[int, ...], names: tuple[str, ...]) -> tuple[str, ...]:
+    """Values of an enumeration by name (`GameInfo.attributes`: each component's attribute as the page writes it)."""
+    return tuple([names[v] for v in values])
+
+
 def region_specs(rows: Any) -> tuple[RegionSpec, ...]:
     """The regions of a board, each row (kind, name, spots) or (kind, name, spots, owner)."""
     return tuple([RegionSpec(*row) for row in rows])

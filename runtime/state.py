@@ -113,6 +113,12 @@ class GameInfo:
     rules: Mapping[str, str]  # rule path (actions.prospect.when) -> file:line where it is written
     # the rule file's presentation hints (`drawing:`): `colours` by value name, `icons` by kind
     drawing: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    # how the game looks (`look:`, docs/language.md "Look"), checked, as plain data: colours as `#rrggbb`,
+    # `fields:` written out as `{"as": ..., "title": ...}`; lists as tuples. {} when the rules say nothing.
+    look: Mapping[str, Any] = field(default_factory=dict)
+    # per component kind, per attribute, each component's value in order (an enumeration's by name):
+    # public facts, for drawing `tile62` as the soldier tile it is. Given with `look:` ({} without).
+    attributes: Mapping[str, Mapping[str, tuple[str | int | bool, ...]]] = field(default_factory=dict)
 
     @property
     def ruleset(self) -> str:

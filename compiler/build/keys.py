@@ -11,12 +11,25 @@ TOP_KEYS = (
     "enums", "components", "setup", "records",
     "options", "boards", "dice", "state", "define", "procedures", "phases", "actions", "triggers",
     "end", "scoring", "winner", "tie_break", "invariants", "drawing",
-    "returns",
+    "returns", "look",
 )
 DRAWING_KEYS = ("colours", "icons")
 # The colour names a `drawing:` colour may be, beside `#rgb` and `#rrggbb` (api/draw.py draws each).
 DRAWING_COLOURS = ("red", "yellow", "green", "blue", "violet", "purple", "orange", "black", "white", "brown",
                    "grey", "gray", "pink", "gold")
+# `look:` (compiler/build/look.py, docs/language.md "Look"): its keys, and the words its values may be.
+LOOK_KEYS = ("seats", "colours", "symbols", "pieces", "fields", "boards", "prompts", "moves")
+LOOK_PIECE_KEYS = ("shape", "colour", "label", "back")
+LOOK_FIELD_KEYS = ("as", "title", "by")
+LOOK_BOARD_KEYS = ("spots", "labels", "size")
+LOOK_SHAPES = ("disc", "square", "card", "hex", "cube", "house", "tower", "pawn", "token", "wall")
+LOOK_AS = ("score", "hand", "row", "pile", "counter", "board", "hidden")
+# Each colour name as `look:` writes it (`#rrggbb`): the colours api/draw.py gives these names (NAMED_COLOURS).
+LOOK_COLOURS = {
+    "red": "#e05050", "yellow": "#f2d33c", "green": "#5cb85c", "blue": "#4f86d9", "violet": "#9b6fd0",
+    "purple": "#9b6fd0", "orange": "#f0983c", "black": "#333333", "white": "#f8f8f8", "brown": "#a0704a",
+    "grey": "#999999", "gray": "#999999", "pink": "#f2a0c0", "gold": "#d4a017",
+}
 
 
 INVARIANT_KEYS = ("holds", "doc", "quote")

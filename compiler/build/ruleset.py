@@ -4,6 +4,7 @@ and winner."""
 
 from __future__ import annotations
 
+import json
 import re
 
 from ...core.load import YMap, YNode, YScalar
@@ -19,6 +20,7 @@ from .drawing import read_drawing
 from .fields import field_enums, read_fields
 from .keys import LANGUAGE_VERSION, RETURNS_KEYS, TOP_KEYS, WINNER_RULES
 from .kinds import read_components, read_dice, read_enums, read_records
+from .look import Declared, read_look
 from .options import read_options, read_players
 from .reader import Reader
 
@@ -87,6 +89,11 @@ def build_ir(tree: YMap, files: tuple[str, ...], variant: str = "base", merged: 
     _constants(r, phases, dice, components)
     colours, icons = read_drawing(r, tree.get("drawing"), {name for name, _, _ in r.values},
                                   {d.name for d in dice} | {c.name for c in components})
+    look = read_look(r, tree.get("look"), Declared(
+        frozenset(name for name, _, _ in r.values), max(players, default=0) + len(neutral_refs), frozenset(enums),
+        components, records, dice, fields, boards), tree.get("drawing"))
+    if look is not None:  # (what reads the older `drawing:` reads the colours of `look:` too)
+        colours = tuple(json.loads(look.data).get("colours", {}).items())
     _neutral(r, neutral_refs)
     ruleset = ir.RuleSet(
         game=game,
@@ -119,6 +126,7 @@ def build_ir(tree: YMap, files: tuple[str, ...], variant: str = "base", merged: 
         icons=icons,
         invariants=invariants,
         returns=returns,
+        look=look,
     )
     return ruleset, r.diagnostics
 

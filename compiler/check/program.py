@@ -20,6 +20,7 @@ from .cycles import cycles
 from .declare import declarations
 from .effects import EffectTyper
 from .exprs import ExprTyper
+from .look import check_look_boards
 from .reachability import reachability
 from .symbols import Symbols
 from .typer import Version
@@ -73,6 +74,8 @@ def run(symbols: Symbols) -> t.TypedProgram:
     tie_break = _tie_break(x, rs.tie_break) if rs.tie_break is not None else None
     invariants = _invariants(x, rs.invariants)
     returns = _returns(x, rs) if rs.returns is not None else None
+    if rs.look is not None:
+        check_look_boards(rs.look, symbols.boards.tables, symbols.error)
     return t.TypedProgram(rs, symbols.tables.freeze(), tuple(components), tuple(fields),
                           with_versions(defines, x.define_bodies, rs.scoring), tuple(procedures), tuple(triggers),
                           tuple(phases), tuple(actions), setup, end, scoring, tie_break,

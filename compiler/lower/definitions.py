@@ -257,6 +257,8 @@ def component_tables(lo: Lowerer) -> None:
                        "loops, or keep fewer attributes")
             continue
         prog.component_tables.append((attr.const, _annotation(attr.ty), _each_component(py, attr.count), attr.span))
+        prog.attribute_tables.append((attr.component, attr.name, attr.const, attr.ty.name if attr.ty.kind == "enum"
+                                      else ""))
     spans = {attr.const: attr.span for attr in typed.components}  # (pass `intersect_components`: after the tables)
     prog.component_tables.extend((name, annotation, code, spans[table])
                                  for table, (name, annotation, code) in component_sets(typed))

@@ -44,13 +44,16 @@ SCRIPT = "scripts/schacht_map.py"
 Point = tuple[int, int]
 
 BOX = 1000
-SIZE = 40  # a space's diameter, as `look: boards: FACE: size:` says it
+# A space's disc, which names and roads keep clear of: its diameter as the drawing makes it when the
+# look gives no `size:` (a radius of 0.42 of the closest two spaces' distance: 27 on the faces).
+SIZE = 54
 MIN_DISTANCE = 50  # between the centres of two spaces
 EDGE = 40  # a space's centre at least this far from the edge of the box
 MAX_ROAD = 220  # the longest road between two spaces
 ROAD_CLEARANCE = SIZE // 2 + 4  # a road passes no nearer to another space's centre
 LABEL_FONT = 28  # the height of a province's name, for its box
 LABEL_GAP = 8  # between a name's box and a space's disc
+MARKS_WIDTH, MARKS_BELOW = 70, 24  # the row of a province's emissaries under its name
 MAX_LABEL_ROADS = 0  # roads that may cross a name's box
 
 # The spaces of both faces (the same 52 spaces; the faces differ in their roads): hand-made, on
@@ -65,7 +68,7 @@ SPACES: dict[str, Point] = {
     "Zhao5": (585, 225), "Zhao6": (632, 302),
     "Wei1": (366, 483), "Wei2": (398, 380), "Wei3": (483, 397), "Wei4": (546, 457),
     "Wei5": (499, 534), "Wei6": (585, 586), "Wei7": (616, 397),
-    "Han1": (343, 603), "Han2": (420, 600), "Han3": (468, 681), "Han4": (398, 741), "Han5": (546, 706),
+    "Han1": (343, 603), "Han2": (420, 600), "Han3": (445, 705), "Han4": (392, 748), "Han5": (556, 716),
     "Chu1": (343, 913), "Chu2": (405, 835), "Chu3": (491, 878), "Chu4": (577, 818),
     "Chu5": (585, 930), "Chu6": (694, 853), "Chu7": (812, 835), "Chu8": (850, 921),
     "Yan1": (671, 165), "Yan2": (756, 139), "Yan3": (842, 113), "Yan4": (795, 205), "Yan5": (912, 190),
@@ -81,8 +84,8 @@ POSTS: dict[str, Point] = {
 
 # Where each province's name is written (the centre of the text).
 LABELS: dict[str, Point] = {
-    "Chin": (100, 200), "Shu": (90, 740), "Zhao": (480, 110), "Wei": (440, 450), "Han": (515, 635),
-    "Chu": (700, 940), "Yan": (700, 100), "Qi": (805, 390), "Lu": (760, 650),
+    "Chin": (210, 290), "Shu": (240, 745), "Zhao": (520, 290), "Wei": (470, 455), "Han": (505, 640),
+    "Chu": (690, 935), "Yan": (640, 90), "Qi": (775, 375), "Lu": (755, 630),
 }
 
 # The map: one letter per cell of 40 x 40 units, row 0 the north.
@@ -289,9 +292,10 @@ def along(a: Point, b: Point, step: float = 4.0) -> Iterator[tuple[float, float]
 
 
 def label_box(name: str, at: Point) -> tuple[float, float, float, float]:
-    """The box a province's name takes, centred on `at`: (left, top, right, bottom)."""
-    width = 0.62 * LABEL_FONT * len(name) + 8
-    return (at[0] - width / 2, at[1] - LABEL_FONT / 2, at[0] + width / 2, at[1] + LABEL_FONT / 2)
+    """The box a province's name takes, centred on `at`, and below it the row of what the province
+    holds (its emissaries, drawn under its name): (left, top, right, bottom)."""
+    width = max(0.62 * LABEL_FONT * len(name) + 8, MARKS_WIDTH)
+    return (at[0] - width / 2, at[1] - LABEL_FONT / 2, at[0] + width / 2, at[1] + LABEL_FONT / 2 + MARKS_BELOW)
 
 
 def box_distance(box: tuple[float, float, float, float], p: tuple[float, float]) -> float:
@@ -443,7 +447,6 @@ def boards_block(file: Path, removed: Sequence[str], placed: Sequence[Board]) ->
         lines.append(f"    {board.name}:")
         lines += flow_points(pos, "      spots: ")
         lines += flow_points(dict(LABELS), "      labels: ")
-        lines.append(f"      size: {SIZE}")
     return lines
 
 

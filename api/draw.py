@@ -30,6 +30,7 @@ escaped. Each piece of the drawing carries a `<title>` saying what it is.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -96,6 +97,7 @@ class View:
     # at the end: each seat's scoring terms (`scoring:`), whose sum is its score
     score_terms: tuple[Mapping[str, int], ...] | None = None
     prompt: str | None = None  # the rule set's words for the decision the seat viewed faces (`look: prompts:`)
+    unordered: frozenset[str] = frozenset()  # the set fields: their items drawn sorted by what they are
 
 
 def referee_fields(state: State) -> dict[str, Any]:
@@ -130,14 +132,15 @@ def view_of(state: State, seat: int | None) -> View:
     hints = info.drawing
     by_kind = hints.get("icons", {})
     icons = {label: by_kind[kind] for kind, labels in state.DICE.items() if kind in by_kind for label in labels}
-    look: Mapping[str, Any] = getattr(info, "look", None) or {}
+    look = info.look
     return View(
         colours=dict(hints.get("colours", {})), icons=icons, look=look,
-        attributes=getattr(info, "attributes", None) or {},
+        attributes=info.attributes,
         things={label: (kind, i) for kind, labels in state.DICE.items() for i, label in enumerate(labels)},
         kinds={f.name: f.element or _inner_kind(f.declared) for f in state.FIELDS}, enum_values=dict(state.ENUMS),
         score_terms=tuple(state.score_terms(p) for p in range(state.num_players)) if state.terminal else None,
         prompt=_prompt(state, seat, to_act) if look.get("prompts") else None,
+        unordered=frozenset(f.name for f in state.FIELDS if f.kind == "set"),
         ruleset=info.ruleset, title=info.title, seat=seat, seats=tuple(state._labels("player")),
         roles=tuple(info.roles), players=state.num_players, to_act=to_act, phase=state.PHASES[state.phase],
         turn=state.turn, terminal=state.terminal, fields=fields,
@@ -723,6 +726,8 @@ def thing_marks(view: View, name: str, value: Any, hidden: bool, owner: str | No
     if kind == "" and isinstance(value, str) and value in view.things:
         kind = view.things[value][0]
     found = look_marks(view, kind, value, hidden, owner) if view.look else None
+    if found is not None and kind == "player":  # a seat's piece: what it is, by the field's title
+        return [dataclasses.replace(m, title=f"{title_of(view, name)}: {m.names}") for m in found]
     if found is not None:
         return found
     if view.look and not isinstance(value, dict | list) and value != HIDDEN and value is not None:
@@ -1124,7 +1129,7 @@ def draw_svg(board: Board, view: View, facts: BoardFacts, highlight: Iterable[st
             region_marks.extend(thing_marks(view, fname, value, _hidden_to(view, fname)))
         cls = ("region" if kind == 0 else "region2") + (" beside" if looked else "")
         below = (34 - 11 * kind + (16 * kind if looked else 0) if wall else 10) + (4 if looked else 0)
-        row = _marks_row(region_marks, cx, cy + below, 100, 7.0 if looked else 6.0)
+        row = _marks_row(region_marks, cx, cy + below + (3 if looked else 0), 110, 9.0 if looked else 6.0)
         parts.append(f'<g class="regionname" data-region="{escape(name)}"><title>{escape(board.kinds[kind])} '
                      f'{escape(name)}</title>{_text(cx, cy, name, cls, "middle")}{"".join(row)}</g>')
     # panels: players, then the other fields
@@ -1169,9 +1174,9 @@ def _board_fields(view: View, board: Board, layout: Layout) -> tuple[dict[str, l
             continue
         for item in value if isinstance(value, list) else [value]:
             if isinstance(item, str) and item in labels:
-                on_spot.setdefault(item, []).append(Mark("shape", "#c0392b", "", title_of(view, name), "token"))
+                on_spot.setdefault(item, []).append(Mark("shape", "#c0392b", "★", title_of(view, name), "token"))
             elif isinstance(item, str) and item in regions:
-                on_region.setdefault(item, []).append(Mark("shape", "#c0392b", "", title_of(view, name), "token"))
+                on_region.setdefault(item, []).append(Mark("shape", "#c0392b", "★", title_of(view, name), "token"))
             elif isinstance(item, dict):
                 cells = [c for v in item.values() for c in (v if isinstance(v, list) else [v])
                          if isinstance(c, str) and c in labels]
@@ -1283,7 +1288,10 @@ def _panels(view: View, board: Board, width: float) -> tuple[str, float]:
 def _items_marks(view: View, name: str, value: Any, owner: str | None = None) -> list[Mark]:
     """The items of a hand, a row or a pile as pieces (each by its kind's look)."""
     items = value if isinstance(value, list) else [value]
-    return [m for item in items[:60] for m in thing_marks(view, name, item, item == HIDDEN, owner)]
+    drawn = [m for item in items[:60] for m in thing_marks(view, name, item, item == HIDDEN, owner)]
+    if name in view.unordered:  # (a set: its things side by side by kind, as a player sorts a hand)
+        drawn.sort(key=lambda m: (m.title, m.text, m.names))
+    return drawn
 
 
 def _pile_svg(view: View, name: str, value: Any, x: float, y: float) -> str:
@@ -1378,7 +1386,7 @@ def _panels_look(view: View, board: Board, width: float) -> tuple[str, float]:
             value = view.fields[name][p] if p < len(view.fields[name]) else None
             by = how == "counter" and isinstance(value, list) and (field_look(view, name) or {}).get("by")
             if how in ("hand", "row") or by:
-                if value is None:  # (hidden from the seat viewed: its count, if any, is a counter)
+                if not value:  # (empty, or hidden from the seat viewed: its count, if any, is a counter)
                     continue
                 ms = _by_marks(view, name, value) if by else _items_marks(view, name, value, seat)
                 out.append(f'<g class="{"hand" if how == "hand" else "row"}" data-field="{escape(name)}">'

@@ -23,6 +23,7 @@ Paths use the rule file's own keys: `state` (not the IR's `fields`), `define`, `
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -134,6 +135,8 @@ class _Differ:
         for f in dataclasses.fields(a):
             if f.name in _SKIP or f.name == "name":
                 continue
+            if isinstance(a, ir.RuleSet) and f.name == "colours" and a.look is not None and b.look is not None:
+                continue  # (a look's colours, told under `look`)
             key = _KEYS.get((type(a), f.name), f.name)
             here = (*path, key) if key else path
             self.value(here, getattr(a, f.name), getattr(b, f.name), a, b)
@@ -141,9 +144,14 @@ class _Differ:
     def value(self, path: tuple[str, ...], a: Any, b: Any, owner_a: Any, owner_b: Any) -> None:
         if same(a, b):
             return
+        if isinstance(a, ir.Look) and isinstance(b, ir.Look):  # key by key, as the file writes it
+            self.plain(path, json.loads(a.data), json.loads(b.data))
+            return
         if a is None or b is None:
             kind: Kind = "added" if a is None else "removed"
             self.add(kind, path, a, b, owner_a, owner_b)
+        elif isinstance(a, ir.Look) and isinstance(b, ir.Look):
+            self.look(path, json.loads(a.data), json.loads(b.data))
         elif _named(a) and _named(b):
             self.components(path, a, b)
         elif _component(a) and type(a) is type(b):
@@ -172,6 +180,23 @@ class _Differ:
             self.changes.append(Change("changed", "phases", _names([x.name for x in a]),
                                        _names([y.name for y in b]), b[0].span))
 
+    def look(self, path: tuple[str, ...], a: dict[str, Any], b: dict[str, Any]) -> None:
+        """`look:` is data: compared key by key down to a board, a field, a prompt (`look.boards.face_3_4`),
+        each change at the line of the file that set it."""
+        for key in dict.fromkeys([*a, *b]):
+            x, y = a.get(key), b.get(key)
+            here = (*path, key)
+            if x == y:
+                continue
+            if isinstance(x, dict) and isinstance(y, dict) and len(here) < 3:
+                self.look(here, x, y)
+                continue
+            kind: Kind = "added" if x is None else "removed" if y is None else "changed"
+            node = _lookup(self.trees[0 if kind == "removed" else 1], here)
+            self.changes.append(Change(kind, ".".join(here), None if x is None else json.dumps(x, ensure_ascii=False),
+                                       None if y is None else json.dumps(y, ensure_ascii=False),
+                                       None if node is None else node.span))
+
     def member(self, path: tuple[str, ...], a: Any, b: Any) -> None:
         if hasattr(a, "params"):  # its parameters bind names in the rest: compared whole
             self.add("changed", path, a, b, a, b)
@@ -185,6 +210,24 @@ class _Differ:
             self.fields(path, a, b)
         if len(self.changes) == before and isinstance(b, ir.ScoreTerm):  # the same text, using another version
             self.value(path, a.expr, b.expr if not same(a.expr, b.expr) else _Same(b.expr), a, b)
+
+    def plain(self, path: tuple[str, ...], a: object, b: object) -> None:
+        """Plain data (a look's), compared key by key: each value shown as JSON."""
+        if a == b:
+            return
+        if not (isinstance(a, dict) and isinstance(b, dict)):
+            self.changes.append(Change("changed", ".".join(path), _json(a), _json(b), self.where(1, path, None, None)))
+            return
+        for key, value in a.items():
+            if key not in b:
+                self.changes.append(Change("removed", ".".join((*path, key)), _json(value), None,
+                                           self.where(0, (*path, key), None, None)))
+        for key, value in b.items():
+            if key not in a:
+                self.changes.append(Change("added", ".".join((*path, key)), None, _json(value),
+                                           self.where(1, (*path, key), None, None)))
+            else:
+                self.plain((*path, key), a[key], value)
 
     def add(self, kind: Kind, path: tuple[str, ...], a: Any, b: Any, owner_a: Any, owner_b: Any) -> None:
         if kind == "removed":
@@ -216,6 +259,10 @@ class _Same:
     """An expression written as before, which uses another version: shown as a change all the same."""
 
     expr: ast.Expr
+
+
+def _json(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False)
 
 
 def _uses(version: Any) -> tuple[tuple[str, str, SourceSpan], ...]:

@@ -70,16 +70,37 @@ def test_the_colour_names_are_the_drawings() -> None:
 
 
 def test_a_derived_variant_module_writes_the_look_it_changes() -> None:
+    import sys
+    import types
+
     from rulewright.compiler.codegen import _packed
-    from tests.test_inherit import derived, loaded, variant
+    from rulewright.compiler.driver import compile_file
+    from rulewright.compiler.inherit import Emitted, derive
+    from rulewright.core.paths import ruleset_file
+
+    module = "rulewright.generated.china_cornett.base"
+    base = compile_file(ruleset_file("china-cornett")).emitted
+    assert base is not None
+    origins = {name: module for name in base.defines()}
+
+    def derived(**changed: object) -> str:
+        variant = Emitted(base.program, {**base.values, "class_name": "ChinaCornettOtherState", **changed})
+        found = derive(base, variant, module, origins)
+        assert found is not None
+        return found[0]
+
     look = _packed({"seats": ("#112233",), "symbols": {"removed": "x"}}, "        ", least=0)
-    text = derived(variant(look=look, attributes="{}"))
-    assert text is not None
+    text = derived(look=look, attributes="{}")
     # (laid out at the indent of its variant(...) call)
     assert "    look=rt.unpacked(\n        '{\"seats\": [\"#112233\"], '\n        '\"symbols\"" in text
-    assert loaded(text).info.look == {"seats": ("#112233",), "symbols": {"removed": "x"}}
-    unchanged = derived(variant())
-    assert unchanged is not None and "look=" not in unchanged  # (the base's)
+    loaded = types.ModuleType("rulewright_test_derived_look")
+    sys.modules[loaded.__name__] = loaded
+    try:
+        exec(compile(text, "<derived>", "exec"), loaded.__dict__)
+    finally:
+        del sys.modules[loaded.__name__]
+    assert loaded.GAME.info.look == {"seats": ("#112233",), "symbols": {"removed": "x"}}
+    assert "look=" not in derived()  # (the base's, inherited)
 
 
 def test_the_schema_knows_a_look() -> None:
@@ -185,3 +206,15 @@ def test_the_language_server_offers_what_a_look_names() -> None:
     lines = base.split("\n")
     row = next(i for i, line in enumerate(lines) if line.startswith("  pieces:"))
     assert "how each kind of thing is drawn" in (hover(known, row, 3) or "")
+
+
+def test_diff_tells_a_look_key_by_key() -> None:
+    from rulewright.compiler.diff import diff, load_ruleset
+
+    changes = {c.path: c for c in diff(load_ruleset(HERE / "look" / "tiny.yaml"),
+                                       load_ruleset(HERE / "look" / "tiny_variant.yaml"))}
+    shape = changes["look.pieces.tile.shape"]
+    assert (shape.kind, shape.old, shape.new) == ("changed", '"square"', '"disc"')
+    assert shape.where is not None and shape.where.short == "tests/look/tiny_variant.yaml:7"
+    assert changes["look.pieces.coin"].kind == "removed"
+    assert "look.pieces.tile.colour" not in changes and "colours" not in changes

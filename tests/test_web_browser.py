@@ -162,13 +162,16 @@ function seen() {
 })();
 """
 # How a click reaches move `arguments[0]` of the list sent: the spots naming it (the server's
-# `spot_moves`) and the pieces naming it (a word of the move among the piece's `data-names`).
+# `spot_moves`) and the pieces naming it (a word of the move among the piece's `data-names`), but
+# not a piece on a spot a move names (a click there picks the spot).
 WAYS = """
 const k = arguments[0];
-const spots = Object.keys(lastPlay.spot_moves || {}).filter(s => lastPlay.spot_moves[s].includes(k));
+const named = lastPlay.spot_moves || {};
+const spots = Object.keys(named).filter(s => named[s].includes(k));
 const items = Array.from(document.querySelectorAll("#board [data-names].can, #mine [data-names].can"));
+const free = e => { const s = e.closest("[data-spot]"); return !s || !(s.dataset.spot in named); };
 return {text: lastPlay.moves[k], spots: spots,
-        items: items.map((e, i) => namesOf(e).some(n => words[k].includes(n)) ? i : -1).filter(i => i >= 0)};
+        items: items.map((e, i) => free(e) && namesOf(e).some(n => words[k].includes(n)) ? i : -1).filter(i => i >= 0)};
 """
 PICKABLE = "#board [data-names].can, #mine [data-names].can"  # the pieces a move names
 # Everything a player reads on the page: its text, the drawing's words and its tooltips.
@@ -240,10 +243,17 @@ def check_page(driver: WebDriver, ruleset: str, when: str) -> str | None:
         return None
     text = str(driver.execute_script(PAGE_TEXT))
     found = sorted(set(ids.findall(text)))
-    assert not found, f"{ruleset}, {when}: component ids on the page: {found[:10]}"
+    where = ids.search(text)
+    assert not found, (f"{ruleset}, {when}: component ids on the page: {found[:10]}, as in "
+                       f"...{text[max(0, where.start() - 60):where.end() + 20] if where else ''}...")
     for name in hidden:
-        shown = re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", text)
-        assert not shown, f"{ruleset}, {when}: hidden field `{name}` shown"
+        # as a field is shown (`name: value`, its title so), or the name itself where no word is
+        # written so (`was_empty`); a hidden `turns` or `over` may be a word of the page (`Game over`)
+        words = [rf"{re.escape(name)}\s*:", rf"{re.escape(name.replace('_', ' '))}\s*:"]
+        if "_" in name:
+            words.append(re.escape(name))
+        shown = re.search(r"(?<![\w])(?:" + "|".join(words) + ")", text)
+        assert not shown, f"{ruleset}, {when}: hidden field `{name}` shown: {text[shown.start():shown.end() + 40]}"
         assert not driver.find_elements(By.CSS_SELECTOR, f'[data-field="{name}"]'), f"{ruleset}, {when}: `{name}` drawn"
     return text
 

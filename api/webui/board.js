@@ -77,9 +77,9 @@ function showIllegal(reasons) {
 // names of the actions), the turn and phase, and the last few moves.
 function statusText(data) {
   if (data.terminal) {
-    let text = "Game over" + (data.winners && data.winners.length ? ": won by " + data.winners.map(p => "P" + p).join(", ") : "");
+    let text = "Game over" + (data.winners && data.winners.length ? " — won by " + data.winners.map(p => "P" + p).join(", ") : "");
     if (data.returns) {  // (a rule set declaring `returns:`: each seat's, and a draw when nobody wins)
-      text += (data.winners.length ? "" : ": a draw") + "; returns " +
+      text += (data.winners.length ? "" : " — a draw") + "; returns " +
         data.returns.map((r, i) => "P" + (i + 1) + " " + (r > 0 ? "+" : "") + r).join(", ");
     }
     return text;

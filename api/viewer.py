@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import secrets
 import threading
 import time
@@ -143,8 +144,9 @@ class Replay:
         in the rule set's words (`look: moves:`) where the seat reads it whole."""
         last = self.states[-1].clone()
         texts = [last.move_text(action, seat, p) for (p, _), action in zip(self.moves, self.actions, strict=True)]
-        words = self.labels()
-        return [words[k] if text == str(self.actions[k]) else text for k, text in enumerate(texts)]
+        words, described = self.labels(), things_described(last)
+        return [without_ids(words[k] if text == str(self.actions[k]) else text, described)
+                for k, text in enumerate(texts)]
 
     def labels(self) -> list[str]:
         """Each move in the rule set's words (`look: moves:`, State.move_label), read in the
@@ -234,10 +236,42 @@ def prompt_for(state: State, seat: int | None, to_act: int | None) -> str | None
     return written or plain_prompt(state, seat, to_act)
 
 
+def things_described(state: State) -> dict[str, str]:
+    """What each component is, by its id (`tile22`: `rat emperor tile`), from its public
+    attributes (GameInfo.attributes, given with a `look:`): its attributes' values, the names of
+    those that hold, its numbers, then its kind, as its drawing's tooltip says it."""
+    described: dict[str, str] = {}
+    for kind, attributes in state.game.info.attributes.items():
+        count = max((len(values) for values in attributes.values()), default=0)
+        for k in range(count):
+            words: list[str] = []
+            for attr, values in attributes.items():
+                value = values[k] if k < len(values) else None
+                if isinstance(value, bool):
+                    words += [attr.replace("_", " ")] if value else []
+                elif isinstance(value, str):
+                    words.append(value.replace("_", " "))
+                elif isinstance(value, int):
+                    words.append(f"{attr.replace('_', ' ')} {value}")
+            described[state.label(kind, k)] = " ".join([*words, kind.replace("_", " ")])
+    return described
+
+
+def without_ids(text: str, described: Mapping[str, str]) -> str:
+    """A move's text with each component named by what it is, not by its id (`take tile22`:
+    `take rat emperor tile`): the page shows no id, where the rule set's `look: moves:` gives no
+    words for a move naming one (the id is public, and so is what the thing is)."""
+    if not described:
+        return text
+    return re.sub(r"[A-Za-z_][A-Za-z_0-9]*", lambda m: described.get(m.group(0), m.group(0)), text)
+
+
 def move_labels(state: State, seat: int, actions: Sequence[Action]) -> dict[int, str]:
     """The legal moves of `seat` the move list shows in other words, by place: the rule set's
-    friendlier text (`look: moves:`, State.move_label) where it gives one."""
-    found = {k: state.move_label(a, seat, seat) for k, a in enumerate(actions)}
+    friendlier text (`look: moves:`, State.move_label) where it gives one, its components named
+    by what they are (`without_ids`)."""
+    described = things_described(state)
+    found = {k: without_ids(state.move_label(a, seat, seat), described) for k, a in enumerate(actions)}
     return {k: text for k, text in found.items() if text != str(actions[k])}
 
 
@@ -488,9 +522,10 @@ class PlaySession:
         a move's `others_text:` for the seats that did not play it (State.move_text), the rule
         set's words for it (`keep_label`) where the seat reads it whole."""
         shown = []
+        described = things_described(self.state)
         for k, ((p, _), action) in enumerate(zip(self.history, self.played, strict=True)):
             text = self.state.move_text(action, seat, p)
-            shown.append(self.labels.get(k, text) if text == str(action) else text)
+            shown.append(without_ids(self.labels.get(k, text) if text == str(action) else text, described))
         return shown
 
     def log_lines(self) -> list[str]:

@@ -363,3 +363,18 @@ def test_the_page_is_sent_the_prompt_and_the_look_words_of_moves() -> None:
     assert session is not None
     replay = Replay(session.game, [session.game.new_state(2, 1), session.state.clone()], session.history, None)
     assert replay.history_for(1) == replay.history_for(None) == ["take a crowded spot B2"]
+
+
+def test_a_component_is_named_by_what_it_is_not_by_its_id() -> None:
+    """Where the look gives no words for a move naming a component (Mandarin's `take tile22`),
+    the page names it by its public attributes (GameInfo.attributes), as its drawing's tooltip."""
+    from rulewright.viewer import things_described, without_ids
+
+    state = rulewright.load("mandarin").new_state(seed=1)
+    attributes = state.game.info.attributes["tile"]
+    described = things_described(state)
+    k = next(k for k, flag in enumerate(attributes["emperor"]) if flag)
+    name = state.label("tile", k)
+    assert described[name] == f"{attributes['animal'][k]} emperor tile"
+    assert without_ids(f"P1 take {name} — {name}s", described) == f"P1 take {described[name]} — {name}s"
+    assert without_ids("bid 300", described) == "bid 300" and without_ids("x", {}) == "x"

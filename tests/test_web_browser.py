@@ -301,6 +301,7 @@ def test_a_whole_game_is_played_by_clicks(ruleset: str, server: tuple[str, WebAp
         assert state["complete"], f"{ruleset}: more moves than the page is sent"
         if decisions in (1, expected // 2 + 1):
             texts.append(check_page(browser, ruleset, f"decision {decisions}"))
+            browser.execute_script("window.scrollTo(0, 0)")  # (a click may have scrolled the page)
             assert browser.save_screenshot(str(shots / f"{name}-{'start' if decisions == 1 else 'middle'}.png"))
         if decisions == 2:
             click_why(browser)
@@ -332,6 +333,7 @@ def test_a_whole_game_is_played_by_clicks(ruleset: str, server: tuple[str, WebAp
             browser.execute_script(CLICK, button)
     texts.append(check_page(browser, ruleset, "the end"))
     assert "Game over" in browser.find_element(By.ID, "status").text
+    browser.execute_script("window.scrollTo(0, 0)")
     assert browser.save_screenshot(str(shots / f"{name}-end.png"))
     assert (decisions, state["history"]) == (expected, length), "the game played by clicks is the one chosen"
     if labels and not ruleset.startswith(("mandarin", "backgammon", "connect-four")):

@@ -205,17 +205,18 @@ def seat_name(seat: int) -> str:
     return f"P{seat + 1}"
 
 
-def plain_prompt(state: State, seat: int | None, to_act: int | None) -> str | None:
+def plain_prompt(state: State, seat: int | None, to_act: int | None, mine: bool = False) -> str | None:
     """The words of the decision now when the rule set gives none (`look: prompts:`): the question
     asked (`support`), or, for the seat to act itself, the names of the actions its legal moves are
-    of (`build, send, stop`); for any other seat the phase alone, never what it may do (which of a
-    seat's actions are legal can tell what it hides: Yellow & Yangtze's `governors 0`)."""
+    of (`build, send, stop`; `mine`: the seat is choosing, in a simultaneous decision); for any
+    other seat the phase alone, never what it may do (which of a seat's actions are legal can tell
+    what it hides: Yellow & Yangtze's `governors 0`)."""
     if to_act is None or state.is_terminal():
         return None
     question = state._pending.ask.name if state._pending is not None else None  # (public: State.observation)
     if question is not None:
         return f"choose {question.replace('_', ' ')}"
-    if seat != to_act:
+    if seat is None or seat != to_act and not mine:
         return f"phase {state.PHASES[state.phase].replace('_', ' ')}"
     names = list(dict.fromkeys(a.name.replace("_", " ") for a in state.legal_actions(seat)))
     return ", ".join(names[:ACTIONS_NAMED]) + (" ..." if len(names) > ACTIONS_NAMED else "")
@@ -233,7 +234,7 @@ def prompt_for(state: State, seat: int | None, to_act: int | None) -> str | None
     one_action = bool(state.PHASE_ACTIONS) and len(state.PHASE_ACTIONS[state.phase]) == 1
     public = state._pending is not None or one_action
     written = state.prompt(seat if mine and seat is not None else to_act) if mine or public else None
-    return written or plain_prompt(state, seat, to_act)
+    return written or plain_prompt(state, seat, to_act, mine)
 
 
 def things_described(state: State) -> dict[str, str]:

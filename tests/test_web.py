@@ -378,3 +378,18 @@ def test_a_component_is_named_by_what_it_is_not_by_its_id() -> None:
     assert described[name] == f"{attributes['animal'][k]} emperor tile"
     assert without_ids(f"P1 take {name} — {name}s", described) == f"P1 take {described[name]} — {name}s"
     assert without_ids("bid 300", described) == "bid 300" and without_ids("x", {}) == "x"
+
+
+def test_another_seats_decision_is_worded_without_what_it_may_play() -> None:
+    """The status bar's prompt: the seat to act reads the rule set's words for its decision (or
+    the names of its actions); another seat only what cannot depend on what is legal for it (a
+    phase of several actions, whose prompt State.prompt picks by what the seat may play: the
+    phase's name)."""
+    from rulewright.viewer import plain_prompt, prompt_for
+
+    state = rulewright.load("yellow-yangtze").new_state(players=2, seed=1)
+    assert len(state.PHASE_ACTIONS[state.phase]) > 1 and state.to_act() == 0
+    assert prompt_for(state, 0, 0) == state.prompt(0) and state.prompt(0)
+    assert prompt_for(state, 1, 0) == prompt_for(state, None, 0) == "phase turn"
+    names = plain_prompt(state, 0, 0)
+    assert names and names.split(", ")[0] == state.legal_actions(0)[0].name.replace("_", " ")

@@ -306,7 +306,7 @@ function pickItem(item) {
 
 async function pickSpot(spot) {
   const named = spotMoves(spot);
-  if (named === null || !complete()) {  // no move names it (the server says why), or the server has them all
+  if (named === null || !named.length || !complete()) {  // none names it (the server says why), or it has them all
     clearPicked();
     await clickSpot(spot);
     return;
@@ -392,7 +392,7 @@ function setupPlay() {
   document.getElementById("show-all").addEventListener("click", () => {
     showMessage([]);
     clearPicked();
-    if (lastPlay && complete()) listMoves(allMoves()); else refreshPlay();
+    refreshPlay();  // (the last answer may hold only the moves a click on a spot named)
   });
   document.getElementById("typed").addEventListener("submit", (e) => {
     e.preventDefault();

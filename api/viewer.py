@@ -201,10 +201,6 @@ def rule_line(game: Game, path: str) -> str:
     return where or ""
 
 
-def seat_name(seat: int) -> str:
-    return f"P{seat + 1}"
-
-
 def plain_prompt(state: State, seat: int | None, to_act: int | None, mine: bool = False) -> str | None:
     """The words of the decision now when the rule set gives none (`look: prompts:`): the question
     asked (`support`), or, for the seat to act itself, the names of the actions its legal moves are

@@ -37,14 +37,11 @@ FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--window-size=1400,1000")
 GAMES = ("china-cornett", "china-schacht", "mandarin", "yellow-yangtze", "chang-cheng")
-# Every bundled rule set is played by clicking; the replay and the seat switch, the same code for
-# any of them, on each game's base.
+# Every bundled rule set is played to the end by clicks; the replay and the seat switch, the same
+# code for any of them, on each game's base.
 RULESETS = tuple(ruleset for ruleset, _ in bundled_rulesets())
 # The games with a hand or a screen of one's own, and a classic: at a phone's and a laptop's size.
 VIEWPORT_RULESETS = (*GAMES, "othello")
-# The seed of each game played whole by clicks where the first seed makes a long game (P1 clicks at
-# random among what the page offers, the other seats are random agents): the suite's time.
-SEEDS: dict[str, int] = {}
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "tests" / "scenarios" / "china-cornett" / "rulebook.yaml"
 HAND = ROOT / "tests" / "pages" / "hand-to-board.yaml"
@@ -116,19 +113,11 @@ def screenshot(driver: WebDriver, folder: Path, name: str) -> None:
     assert driver.save_screenshot(str(path)) and path.stat().st_size > 1000
 
 
-def history(driver: WebDriver) -> int:
-    return len(driver.find_elements(By.CSS_SELECTOR, "#history li"))
-
-
 def my_turn(driver: WebDriver) -> bool:
     moves = driver.find_elements(By.CSS_SELECTOR, "#moves button")
     status = driver.find_element(By.ID, "status").text
     together = status.split(" choose at once")[0].replace(",", " ").split() if " choose at once" in status else []
     return bool(moves) and ("P1 to act" in status or "P1" in together)  # (`P1, P2 choose at once`: simultaneous)
-
-
-def game_over(driver: WebDriver) -> bool:
-    return "Game over" in driver.find_element(By.ID, "status").text
 
 
 def board_spots(driver: WebDriver) -> set[str]:

@@ -361,6 +361,8 @@ def test_a_piece_of_the_hand_is_picked_then_put_or_dragged(server: tuple[str, We
     state = wait_in_page(browser, "decision", 0)
     lines = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#history li")]
     assert lines[0] == f"P1 put a {kind} on B2" and f"P1 put a {kind} on B2" in browser.find_element(By.ID, "last").text
+    last = lines[-1].split()[-1]  # (P2's move, `P2 put a farmer on C1`: its spot outlined on the board)
+    assert [e.get_attribute("data-spot") for e in browser.find_elements(By.CSS_SELECTOR, "#board .spot.last")] == [last]
     piece = browser.find_elements(By.CSS_SELECTOR, "#mine [data-names].can")[0]
     kind = (piece.get_attribute("data-names") or "").split()[-1]
     free = sorted(browser.execute_script("return Object.keys(lastPlay.spot_moves)"))[0]

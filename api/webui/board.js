@@ -203,6 +203,19 @@ function clearPicked() {
   picked = null;
   for (const e of document.querySelectorAll(".selected")) e.classList.remove("selected");
   for (const e of document.querySelectorAll("#board .spot.picked")) e.classList.remove("picked");
+  lightSpots(null);
+}
+
+// The spots lit as legal: those naming one of the moves `indices` (a piece picked up: where it can
+// go), or any of the seat's moves (null).
+function lightSpots(indices) {
+  if (!lastPlay) return;
+  const named = lastPlay.spot_moves || {};
+  const among = indices === null ? null : new Set(indices);
+  for (const g of boardEl.querySelectorAll(".spot[data-spot]")) {
+    const ks = named[g.dataset.spot];
+    g.classList.toggle("legal", !!ks && (among === null || ks.some(k => among.has(k))));
+  }
 }
 
 function agentsPlay(data) {
@@ -301,6 +314,7 @@ function pickItem(item) {
   }
   picked = {names: names};
   item.classList.add("selected");
+  lightSpots(found);
   offer(found, "name " + shownName(names));
 }
 
@@ -408,6 +422,12 @@ function setupPlay() {
   document.addEventListener("pointermove", onPointerMove);
   document.addEventListener("pointerup", onPointerUp);
   document.addEventListener("pointercancel", () => { if (drag && drag.ghost) drag.ghost.remove(); drag = null; });
+  document.addEventListener("keydown", (e) => {  // Escape: the piece picked up put back, every move listed
+    if (e.key !== "Escape" || !lastPlay || e.target.tagName === "INPUT") return;
+    clearPicked();
+    showMessage([]);
+    refreshPlay();
+  });
   refreshPlay();
 }
 

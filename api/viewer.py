@@ -364,11 +364,11 @@ class PlaySession:
     agent_error: str | None = None
     agents: dict[int, Agent] = field(default_factory=dict)
     history: list[tuple[int, str]] = field(default_factory=list)
+    # the rule set's words for moves of `history` (`look: moves:`), by place, kept as each is played
+    labels: dict[int, str] = field(default_factory=dict)
     played: list[Action] = field(default_factory=list)  # the moves of `history`, to show each seat its text
     forced: set[int] = field(default_factory=set)  # the moves of `history` played at once (`play_forced`)
     told: list[list[str]] = field(default_factory=list)  # what each move of `history` told everyone (State.told)
-    # the rule set's words for moves of `history` (`look: moves:`), by place, kept as each is played
-    labels: dict[int, str] = field(default_factory=dict)
 
     @classmethod
     def start(cls, game: Game, players: int | None, seed: int, seats: Sequence[str],
@@ -409,6 +409,14 @@ class PlaySession:
             shown = REFEREE if seat is None else f"seat {seat + 1}"
             raise ViewError(f"this game cannot be seen as {shown}: a game with a person at it is seen by its "
                             "human seats only")
+
+    def keep_label(self, action: Action, seat: int) -> None:
+        """Keep the rule set's words for the move about to be played as history line
+        `len(self.history)` (`look: moves:`, State.move_label, read where the move is legal), when
+        they are not its text."""
+        label = self.state.move_label(action, None, seat)
+        if label != str(action):
+            self.labels[len(self.history)] = label
 
     def agent_to_act(self) -> int | None:
         to_act = self.state.to_act()
@@ -505,14 +513,6 @@ class PlaySession:
             self.history.append((humans[0], str(action)))
             self.played.append(action)
             self.told.append(state.told())
-
-    def keep_label(self, action: Action, seat: int) -> None:
-        """Keep the rule set's words for the move about to be played as history line
-        `len(self.history)` (`look: moves:`, State.move_label, read where the move is legal), when
-        they are not its text."""
-        label = self.state.move_label(action, None, seat)
-        if label != str(action):
-            self.labels[len(self.history)] = label
 
     def history_for(self, seat: int | None) -> list[str]:
         """Each move so far as `seat` reads it now (None: the referee, who reads every text whole):

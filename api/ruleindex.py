@@ -34,6 +34,7 @@ from typing import Any
 
 from .compiler import driver, ir
 from .compiler import typed as t
+from .compiler.build.keys import LOOK_COLOURS
 from .compiler.builtins import AGGREGATES, BUILTINS, VALUES
 from .compiler.check import check_partial
 from .compiler.merge import key_name
@@ -1161,6 +1162,8 @@ def complete(a: Analysis, line: int, col: int, known: Analysis | None = None) ->
     schema = _schema("rules")
     if ctx.key is None:
         items = [Item(k, "key", doc=d) for k, d in keys_at(schema, ctx.path).items()]
+        if ctx.path[:1] == ("look",):
+            items += _look_keys(names, ctx.path)
         if len(ctx.path) == 1 and ctx.path[0] in SECTIONS:
             # a variant: the entries of the rule sets it extends, which it may change or remove
             layers = (a.layers if len(a.layers) > 1 else names.layers)[:-1]
@@ -1189,12 +1192,63 @@ def complete(a: Analysis, line: int, col: int, known: Analysis | None = None) ->
         return _types(names)
     if key == "default" and section == "options" and len(path) == 2 and names.ruleset is not None:
         return [Item(c, "value") for o in names.ruleset.options if o.name == path[1] for c in o.choices]
+    if section == "look":
+        found = _look_names(names, path, key)
+        if found is not None:
+            return found
     if section == "boards":
         return _spots(names, path[1] if len(path) > 1 else None)
     if section in ("enums", "title", "author", "game", "roles", "neutral", "drawing", "family") \
             or key in ("doc", "quote", "text", "choices"):
         return []
     return _expression_names(names, ctx, line)
+
+
+def _look_names(a: Analysis, path: tuple[str, ...], key: str) -> list[Item] | None:
+    """What a value of `look:` names (docs/language.md, "Look"): a colour, a piece's attribute or field,
+    an enumeration, a board's spots or regions; None where it is an expression (a prompt's)."""
+    part = path[1] if len(path) > 1 else key
+    colours = [Item(c, "value", LOOK_COLOURS[c]) for c in LOOK_COLOURS]
+    if part in ("seats", "colours") or (part == "pieces" and key in ("colour", "back")):
+        rs = a.ruleset
+        if part == "pieces" and key == "colour" and rs is not None and len(path) > 2:
+            kind = path[2]
+            own = [at.name for c in rs.components if c.name == kind for at in c.attributes]
+            own += [n for r in rs.records if r.name == kind for n, _ in r.fields]
+            own += [f.name for f in rs.fields if f.per == kind]
+            return [Item(n, "attribute", f"something of `{kind}`") for n in dict.fromkeys((*own, "owner"))] + colours
+        return colours
+    if part == "fields" and key == "by":
+        return _defs_of(a, "enum")
+    if part in ("prompts", "moves"):
+        return None
+    return []
+
+
+def _look_keys(a: Analysis, path: tuple[str, ...]) -> list[Item]:
+    """The names a table of `look:` is keyed by: kinds, values, fields, boards, spots, regions, actions."""
+    part = path[1] if len(path) > 1 else ""
+    if part == "pieces" and len(path) == 2:
+        kinds = [d for defs in a.defs.values() for d in defs if d.kind in ("component", "record", "enum", "dice")]
+        return [Item("player", "type", "a value of type player drawn as a piece")] + [
+            Item(d.name, d.kind, d.signature, d.doc) for d in kinds]
+    if part in ("colours", "symbols") and len(path) == 2:
+        return _defs_of(a, "value")
+    if part == "fields" and len(path) == 2:
+        return _defs_of(a, "field")
+    if part in ("prompts", "moves") and len(path) == 2:
+        asks = [Item(name, "value", f"what an `ask` chooses: {ty}") for name, ty in a.program.asks] \
+            if a.program is not None else []
+        return _defs_of(a, "action") + asks
+    if part == "boards" and len(path) == 2:
+        return _defs_of(a, "board")
+    if part == "boards" and len(path) == 4 and a.ruleset is not None:
+        if path[3] == "spots":
+            return _spots(a, path[2])
+        if path[3] == "labels":
+            return [Item(r.name, "region", f"a region of {b.name}") for b in a.ruleset.boards if b.name == path[2]
+                    for k in b.region_kinds for r in k.regions]
+    return []
 
 
 def _defs_of(a: Analysis, kind: str) -> list[Item]:

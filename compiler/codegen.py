@@ -236,6 +236,7 @@ def _annotations(program: Program) -> Iterator[str]:
         yield f.returns
         yield from (annotation for _, annotation in f.params)
         yield from declared(f.body)
+    yield from (annotation for lt in program.look_texts for _, _, annotation in lt.params)
     for a in program.actions:
         yield from (annotation for _, annotation in a.params)
         yield from declared(a.effect)
@@ -363,6 +364,7 @@ def context(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], pa
         option_infos=rs.options,
         drawing={k: dict(v) for k, v in (("colours", rs.colours), ("icons", rs.icons)) if v},
         **_look(rs, program),
+        look_texts=program.look_texts,
         files=tuple(path for path, _ in sources),
         lowest=rs.winner == "lowest_score",
         neutral=program.neutral,
@@ -400,8 +402,10 @@ def _look(rs: ir.RuleSet, program: Program) -> dict[str, Any]:
     for component, attr, const, enum_name in program.attribute_tables:
         code = f"rt.value_names({const}, {enums[enum_name]!r})" if enum_name in enums else const
         kinds.setdefault(component, []).append(f"{attr!r}: {code}")
-    attributes = "{" + ", ".join(f"{k!r}: {{{', '.join(v)}}}" for k, v in kinds.items()) + "}"
-    return {"look": _packed(_unpacked(rs.look.data), "        "), "attributes": attributes}
+    attributes = "{" + "".join(f"\n            {k!r}: {{{', '.join(v)}}}," for k, v in kinds.items()) \
+        + ("\n        }" if kinds else "}")
+    # (packed whatever its size: a line of JSON per key of the section)
+    return {"look": _packed(_unpacked(rs.look.data), "        ", least=0), "attributes": attributes}
 
 
 def _action(rs: ir.RuleSet, a: LoweredAction) -> dict[str, Any]:

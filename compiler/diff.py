@@ -135,12 +135,17 @@ class _Differ:
         for f in dataclasses.fields(a):
             if f.name in _SKIP or f.name == "name":
                 continue
+            if isinstance(a, ir.RuleSet) and f.name == "colours" and a.look is not None and b.look is not None:
+                continue  # (a look's colours, told under `look`)
             key = _KEYS.get((type(a), f.name), f.name)
             here = (*path, key) if key else path
             self.value(here, getattr(a, f.name), getattr(b, f.name), a, b)
 
     def value(self, path: tuple[str, ...], a: Any, b: Any, owner_a: Any, owner_b: Any) -> None:
         if same(a, b):
+            return
+        if isinstance(a, ir.Look) and isinstance(b, ir.Look):  # key by key, as the file writes it
+            self.plain(path, json.loads(a.data), json.loads(b.data))
             return
         if a is None or b is None:
             kind: Kind = "added" if a is None else "removed"
@@ -206,6 +211,24 @@ class _Differ:
         if len(self.changes) == before and isinstance(b, ir.ScoreTerm):  # the same text, using another version
             self.value(path, a.expr, b.expr if not same(a.expr, b.expr) else _Same(b.expr), a, b)
 
+    def plain(self, path: tuple[str, ...], a: object, b: object) -> None:
+        """Plain data (a look's), compared key by key: each value shown as JSON."""
+        if a == b:
+            return
+        if not (isinstance(a, dict) and isinstance(b, dict)):
+            self.changes.append(Change("changed", ".".join(path), _json(a), _json(b), self.where(1, path, None, None)))
+            return
+        for key, value in a.items():
+            if key not in b:
+                self.changes.append(Change("removed", ".".join((*path, key)), _json(value), None,
+                                           self.where(0, (*path, key), None, None)))
+        for key, value in b.items():
+            if key not in a:
+                self.changes.append(Change("added", ".".join((*path, key)), None, _json(value),
+                                           self.where(1, (*path, key), None, None)))
+            else:
+                self.plain((*path, key), a[key], value)
+
     def add(self, kind: Kind, path: tuple[str, ...], a: Any, b: Any, owner_a: Any, owner_b: Any) -> None:
         if kind == "removed":
             where = self.where(0, path, a, owner_a)
@@ -236,6 +259,10 @@ class _Same:
     """An expression written as before, which uses another version: shown as a change all the same."""
 
     expr: ast.Expr
+
+
+def _json(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False)
 
 
 def _uses(version: Any) -> tuple[tuple[str, str, SourceSpan], ...]:

@@ -84,7 +84,7 @@ _METHODS = ("read_options", "bind_tables", "setup", "prepare", "enter_phase", "p
             "do", "start_phase", "legal", "listings", "guard", "guards", "perform", "effects", "triggers",
             "turn_end", "defines", "procedures", "invariants", "is_over", "score_terms", "tie_break", "returns",
             "shown", "hidden_item", "seen_by", "copy_fields", "fields_set", "forget_kept", "action_text",
-            "text_for_others")
+            "text_for_others", "look_texts")
 
 
 @dataclass(frozen=True)
@@ -595,9 +595,11 @@ class _Deriving:
             facts.append(f"{pad}rules={_packed(dict(new_rules), pad)},")
         if o["drawing"] != v["drawing"]:
             facts.append(f"{pad}drawing={v['drawing']!r},")
-        for key in ("look", "attributes"):  # (code: a constant, the module's attribute tables)
+        for key in ("look", "attributes"):  # (code: a constant, the module's attribute tables, laid out at 8)
             if o[key] != v[key]:
-                facts.append(f"{pad}{key}={v[key] or '{}'},")
+                first, *rest = (v[key] or "{}").split("\n")
+                facts += [f"{pad}{key}={first}", *(line[8 - len(pad):] for line in rest)]
+                facts[-1] += ","
         if same:
             return "\n".join([*lines, "GAME = BASE_GAME.variant(", f"    {self.variant.class_name},", *facts, ")"])
         lines += ["GAME = rt.Game(", "    replace(", "        BASE_GAME.info,", *facts]

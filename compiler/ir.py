@@ -359,6 +359,7 @@ class LookTemplate:
     text: str
     span: SourceSpan  # the key (the action's or ask's name)
     text_span: SourceSpan  # the text
+    parts: tuple[str | ast.Expr, ...] = ()  # its literal text and its expressions, parsed
 
 
 @dataclass(frozen=True, slots=True)

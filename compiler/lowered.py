@@ -124,12 +124,28 @@ class MoveStep:
     start_written: bool
 
 
+@dataclass(frozen=True)
+class LoweredLookText:
+    """A text of `look: prompts:` or `look: moves:` as a method of the state (`_prompt__build`,
+    `_move__support`; an ask's `_ask_prompt__x`, `_ask_move__x`): the choices it reads, by their
+    place in the move's arguments, python name and annotation, and the code of the text."""
+
+    name: str
+    move: bool
+    asked: bool
+    method: str
+    params: tuple[tuple[int, str, str], ...]
+    code: Expr
+    span: SourceSpan
+
+
 @dataclass
 class Program:
     constants: list[tuple[str, int, str]] = field(default_factory=list)  # NAME, value, comment
     enums: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
     dice: list[tuple[str, tuple[str, ...], tuple[tuple[int, ...], ...]]] = field(default_factory=list)
     component_tables: list[tuple[str, str, Expr, SourceSpan]] = field(default_factory=list)  # NAME, type, code
+    look_texts: list[LoweredLookText] = field(default_factory=list)  # `look: prompts:` and `look: moves:`
     # each attribute's table: component kind, attribute, its table's NAME, its enumeration ("" if none)
     attribute_tables: list[tuple[str, str, str, str]] = field(default_factory=list)
     options: list[tuple[str, str, tuple[str, ...]]] = field(default_factory=list)  # name, slot, choices

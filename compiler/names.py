@@ -190,6 +190,9 @@ MEMBER_TAGS: dict[str, tuple[str, ...]] = {
     # the slot of a value kept between moves (compiler/passes/keep_derived.py); of its table of values remembered by
     # value (pass `bind_board_tables`)
     "define": ("d", "values"),
+    # `look:`: an action's prompt and move text, an ask's (compiler/check/look.py)
+    "look_action": ("prompt", "move"),
+    "look_ask": ("ask_prompt", "ask_move"),
 }
 MEMBER_PATTERNS: dict[str, tuple[str, ...]] = {kind: tuple(joined(tag, "{}") for tag in tags)
                                                for kind, tags in MEMBER_TAGS.items()}

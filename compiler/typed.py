@@ -394,6 +394,20 @@ class Pass:
 
 
 @dataclass(frozen=True, slots=True)
+class LookText:
+    """A text of `look: prompts:` (`move` False) or `look: moves:`, for the action or ask `name`
+    (`asked`: an ask's): its parts and values as a told text's (`Tell`), and the choices it may read
+    (`params`: an action's choices, or the value an ask's answer chose), in the move's order."""
+
+    name: str
+    move: bool
+    asked: bool
+    params: tuple[Symbol, ...]
+    told: Tell
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
 class Tell:
     """`tell "..."`: literal parts (format None) and, in order, one argument per part with a
     format kind (how `State._fmt` writes it, as a move's text writes a choice)."""
@@ -798,6 +812,7 @@ class TypedProgram:
     invariants: tuple[Invariant, ...] = ()
     secret_asks: tuple[str, ...] = ()  # the asks whose answer the others read as the choice's name alone
     returns: Expr | None = None  # (`returns:`) each seat's return once the game is over, an int over `player`
+    look_texts: tuple[LookText, ...] = ()  # the texts of `look: prompts:` and `look: moves:`, typed
     # -- representations the passes chose --
     # (passes `mask_spot_sets`, `mask_values`, `mask_spot_filters`) the sets of spots kept as bit masks beside
     # their fields

@@ -534,6 +534,60 @@ class State:
         (generated where an action has `others_text:`)."""
         return None
 
+    def prompt(self, seat: int) -> str | None:
+        """The words of the decision `seat` faces now, as the rule set's `look: prompts:` gives them
+        (docs/language.md, "Look"): of the question asked it, or of the first of the phase's actions
+        it may play that has a prompt; None when it faces no decision or the rule set gives none."""
+        if not (is_int(seat) and 0 <= seat < self.num_seats):
+            raise BadSetup(f"no seat {seat!r} in a game of {self.num_seats} seats")
+        if self.terminal:
+            return None
+        try:
+            pending = self._pending
+            if pending is not None:
+                return self._look_prompt(pending.ask.name, True) if pending.ask.seat == seat else None
+            if seat not in self.choosing():
+                return None
+            names = self.PHASE_ACTIONS[self.phase]
+            if len(names) == 1:
+                return self._look_prompt(names[0], False)
+            legal = {a.name for a in self.legal_actions(seat)}
+            for name in names:
+                if name in legal:
+                    words = self._look_prompt(name, False)
+                    if words is not None:
+                        return words
+            return None
+        except RulewrightError:
+            raise
+        except Exception as exc:  # a fault of the rule set's code: told by its rule line
+            raise game_error(exc, self) from exc
+
+    def move_label(self, action: Action, observer: int | None, actor: int | None = None) -> str:
+        """`move_text(action, observer, actor)`, but the friendlier text of `look: moves:` where the
+        rule set gives one and `observer` reads the move whole (a seat that may not reads what
+        `move_text` gives it). Read in the state where the move is legal, before it is played."""
+        text = self.move_text(action, observer, actor)
+        if text != str(action):  # (what the others read of it: the look's text would tell them more)
+            return text
+        try:
+            label = self._look_move(action, isinstance(action, Answer))
+        except RulewrightError:
+            raise
+        except Exception as exc:  # a fault of the rule set's code: told by its rule line
+            raise game_error(exc, self) from exc
+        return text if label is None else label
+
+    def _look_prompt(self, name: str, asked: bool) -> str | None:
+        """The prompt of action `name` (`asked`: of what an ask of that name chooses), or None
+        (generated where the rule set has `look: prompts:`)."""
+        return None
+
+    def _look_move(self, action: Action, asked: bool) -> str | None:
+        """The friendlier text of `action` (`asked`: an answer), or None (generated where the rule
+        set has `look: moves:`)."""
+        return None
+
     def observation(self, player: int) -> dict[str, Any]:
         """What `player` sees: every field its visibility lets him see, values by name."""
         if not 0 <= player < self.num_players:

@@ -1,6 +1,7 @@
 """The `look:` section (docs/language.md, "Look"): checked as it is read (its one-fault files are in
 tests/broken/, `look_*.yaml`), merged through `extends:`, and given to the page and `render` as plain data
-(`GameInfo.look`) with each component's attributes (`GameInfo.attributes`)."""
+(`GameInfo.look`) with each component's attributes (`GameInfo.attributes`); its prompts and move texts
+compiled, read through `State.prompt(seat)` and `State.move_label(action, seat, actor)`."""
 
 from __future__ import annotations
 
@@ -33,7 +34,8 @@ def test_a_look_is_given_as_checked_plain_data() -> None:
     assert look["fields"]["points"] == {"as": "counter", "title": "victory points", "by": "kind"}
     assert look["boards"]["small"]["spots"]["C2"] == (400, 300)
     assert look["boards"]["small"]["labels"] == {"Z1": (50, 50)} and look["boards"]["small"]["size"] == 40
-    assert list(look) == ["seats", "colours", "symbols", "pieces", "fields", "boards"]
+    assert look["prompts"]["bonus"] == "Choose your bonus"  # (as written: the module's methods say them)
+    assert list(look) == ["seats", "colours", "symbols", "pieces", "fields", "boards", "prompts", "moves"]
 
 
 def test_the_components_attributes_are_given_by_name() -> None:
@@ -68,13 +70,37 @@ def test_the_colour_names_are_the_drawings() -> None:
 
 
 def test_a_derived_variant_module_writes_the_look_it_changes() -> None:
-    from tests.test_inherit import derived, loaded, variant
-    look = "{'seats': ('#112233',)}"
-    text = derived(variant(look=look, attributes="{}"))
-    assert text is not None and f"    look={look},\n" in text
-    assert loaded(text).info.look == {"seats": ("#112233",)}
-    unchanged = derived(variant())
-    assert unchanged is not None and "look=" not in unchanged  # (the base's)
+    import sys
+    import types
+
+    from rulewright.compiler.codegen import _packed
+    from rulewright.compiler.driver import compile_file
+    from rulewright.compiler.inherit import Emitted, derive
+    from rulewright.core.paths import ruleset_file
+
+    module = "rulewright.generated.china_cornett.base"
+    base = compile_file(ruleset_file("china-cornett")).emitted
+    assert base is not None
+    origins = {name: module for name in base.defines()}
+
+    def derived(**changed: object) -> str:
+        variant = Emitted(base.program, {**base.values, "class_name": "ChinaCornettOtherState", **changed})
+        found = derive(base, variant, module, origins)
+        assert found is not None
+        return found[0]
+
+    look = _packed({"seats": ("#112233",), "symbols": {"removed": "x"}}, "        ", least=0)
+    text = derived(look=look, attributes="{}")
+    # (laid out at the indent of its variant(...) call)
+    assert "    look=rt.unpacked(\n        '{\"seats\": [\"#112233\"], '\n        '\"symbols\"" in text
+    loaded = types.ModuleType("rulewright_test_derived_look")
+    sys.modules[loaded.__name__] = loaded
+    try:
+        exec(compile(text, "<derived>", "exec"), loaded.__dict__)
+    finally:
+        del sys.modules[loaded.__name__]
+    assert loaded.GAME.info.look == {"seats": ("#112233",), "symbols": {"removed": "x"}}
+    assert "look=" not in derived()  # (the base's, inherited)
 
 
 def test_the_schema_knows_a_look() -> None:
@@ -90,3 +116,105 @@ def test_the_schema_knows_a_look() -> None:
         assert [e.message for e in validator.iter_errors(tree)] == []
     tree["look"]["pieces"]["tile"]["shape"] = "circle"  # (a shape api/draw.py cannot draw)
     assert [e.message for e in validator.iter_errors(tree)] != []
+
+
+def test_a_prompt_is_the_words_of_the_decision_a_seat_faces() -> None:
+    state = tiny().new_state(players=2, seed=1)
+    assert state.prompt(0) == "Take one of the 7 free spots (0 taken)"
+    assert state.prompt(1) is None  # (it faces no decision)
+    state.apply("take A1")
+    assert state.prompt(0) is None  # `finish` has no prompt: the page says "choose a move"
+    state.apply("finish")
+    assert state.to_act() == 0 and state.prompt(0) == "Choose your bonus"  # (an ask's, by its choice's name)
+    state.apply("bonus 2")
+    assert state.prompt(1) == "Take one of the 6 free spots (1 taken)"
+
+
+def test_a_move_label_is_the_friendlier_text_read_before_the_move() -> None:
+    state = tiny().new_state(players=2, seed=1)
+    labels = {str(a): state.move_label(a, 0) for a in state.legal_actions()}
+    assert labels["take A1"] == "take a spot A1" and labels["take B2"] == "take a crowded spot B2"
+    assert all(state.move_label(a, 1) == labels[str(a)] for a in state.legal_actions())  # (no hidden part)
+    state.apply("take A1")
+    (finish,) = state.legal_actions()
+    assert state.move_label(finish, 0) == state.move_text(finish, 0) == "finish"  # (no `moves:` text)
+    state.apply(finish)
+    assert [state.move_label(a, 1) for a in state.legal_actions()] == ["a bonus of 1", "a bonus of 2"]
+
+
+def test_a_seat_that_may_not_read_a_move_whole_reads_its_others_text() -> None:
+    state = tiny("tiny_variant").new_state(players=2, seed=1)
+    take = state.parse_action("take B2")
+    assert take is not None
+    assert state.move_label(take, 0) == "take a crowded spot B2"
+    assert state.move_label(take, 1) == state.move_text(take, 1) == "take a spot"
+
+
+def test_a_rule_set_without_texts_has_no_prompt_and_its_move_texts() -> None:
+    state = rulewright.load("china-cornett").new_state(seed=1)
+    seat = state.to_act()
+    assert seat is not None and state.prompt(seat) is None
+    assert all(state.move_label(a, seat) == state.move_text(a, seat) for a in state.legal_actions()[:20])
+
+
+def test_the_texts_are_methods_of_the_module_with_their_rule_lines() -> None:
+    from rulewright.compiler.driver import compile_file
+
+    source = compile_file(HERE / "look" / "tiny.yaml").source
+    assert "    def _prompt__take(self) -> str:\n        # tests/look/tiny.yaml:" in source
+    assert "    def _ask_move__bonus(self, bonus: int) -> str:\n" in source
+
+
+def test_the_texts_read_the_same_with_every_pass_and_none() -> None:
+    from rulewright.runtime import Rng
+
+    plain = load_rules(HERE / "look" / "tiny.yaml", passes=frozenset())
+    for seed in range(3):
+        fast, slow = tiny().new_state(players=3, seed=seed), plain.new_state(players=3, seed=seed)
+        rng = Rng(seed)
+        while not fast.is_terminal():
+            for seat in range(3):
+                assert fast.prompt(seat) == slow.prompt(seat)
+            legal, other = fast.legal_actions(), slow.legal_actions()
+            assert [fast.move_label(a, 1) for a in legal] == [slow.move_label(a, 1) for a in other]
+            k = rng.below(len(legal))
+            fast.apply(legal[k])
+            slow.apply(other[k])
+
+
+def test_the_language_server_offers_what_a_look_names() -> None:
+    from rulewright.ruleindex import analyse, complete, hover
+
+    path = HERE / "look" / "tiny.yaml"
+    base = path.read_text(encoding="utf-8")
+    known = analyse(path, base, {})
+
+    def offered(after: str, new: str) -> list[str]:
+        text = base.replace(after, after + new + "\n", 1)
+        line = text[:text.index(after + new)].count("\n") + (after + new).count("\n")
+        return [item.label for item in complete(analyse(path, text, {}), line, len(new.split("\n")[-1]), known)]
+
+    assert offered("look:\n", "  ") == ["seats", "colours", "symbols", "pieces", "fields", "boards", "prompts",
+                                        "moves"]
+    assert offered("  pieces:\n", "    ") == ["player", "kind", "tile", "camp", "coin"]
+    assert offered("  pieces:\n", "    camp:\n      colour: ")[:2] == ["owner", "at"]
+    assert "gold" in offered("  pieces:\n", "    camp:\n      colour: ")
+    assert offered("  fields:\n", "    rack: ") == ["score", "hand", "row", "pile", "counter", "board", "hidden"]
+    assert "moves_made" in offered("  fields:\n", "    ")
+    assert offered("  prompts:\n", "    ") == ["take", "finish", "bonus"]
+    assert offered("  boards:\n    small:\n", "      labels:\n        ") == ["Z1", "Z2"]
+    lines = base.split("\n")
+    row = next(i for i, line in enumerate(lines) if line.startswith("  pieces:"))
+    assert "how each kind of thing is drawn" in (hover(known, row, 3) or "")
+
+
+def test_diff_tells_a_look_key_by_key() -> None:
+    from rulewright.compiler.diff import diff, load_ruleset
+
+    changes = {c.path: c for c in diff(load_ruleset(HERE / "look" / "tiny.yaml"),
+                                       load_ruleset(HERE / "look" / "tiny_variant.yaml"))}
+    shape = changes["look.pieces.tile.shape"]
+    assert (shape.kind, shape.old, shape.new) == ("changed", '"square"', '"disc"')
+    assert shape.where is not None and shape.where.short == "tests/look/tiny_variant.yaml:7"
+    assert changes["look.pieces.coin"].kind == "removed"
+    assert "look.pieces.tile.colour" not in changes and "colours" not in changes

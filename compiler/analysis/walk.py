@@ -30,6 +30,7 @@ def expressions(program: t.TypedProgram) -> Iterator[t.Expr]:
     roots.extend(x for x in (program.end, program.tie_break, program.returns) if x is not None)
     roots.extend(sc.expr for sc in program.scoring)
     roots.extend(inv.expr for inv in program.invariants)
+    roots.extend(arg for lt in program.look_texts for arg in lt.told.args)
     bodies: list[tuple[t.Stmt, ...]] = [program.setup, *(p.body for p in program.procedures),
                                         *(trig.effect for trig in program.triggers),
                                         *(ph.start for ph in program.phases), *(a.effect for a in program.actions)]

@@ -17,8 +17,9 @@ import re
 from dataclasses import dataclass
 
 from ...core.load import YMap, YNode, YScalar
-from ...core.source import SourceSpan, did_you_mean
-from .. import ir
+from ...core.source import Diagnostic, SourceSpan, did_you_mean
+from .. import ast, ir
+from ..parse import ParseError, parse
 from .keys import (
     LOOK_AS,
     LOOK_BOARD_KEYS,
@@ -376,6 +377,34 @@ def _boards(r: Reader, node: YNode | None, known: Declared, boards: list[ir.Look
     return out
 
 
+def _parsed(text: str, span: SourceSpan) -> tuple[str | ast.Expr, ...]:
+    """A template's literal parts and the expressions between its braces, each parsed where it stands
+    in the rule file (as `tell "..."`'s, compiler/parse.py)."""
+    parts: list[str | ast.Expr] = []
+    pos = 0
+    for m in _PLACEHOLDER.finditer(text):
+        parts.extend(_literal(text[pos:m.start()], span, pos))
+        start = 1 + m.start(1)
+        inner = span.shifted(1, start, 1, start + max(len(m.group(1)), 1))
+        if not m.group(1).strip():
+            raise ParseError(Diagnostic(inner, "`{}` in a text names nothing",
+                                        "write an expression between the braces: `{state_name(support)}`"))
+        parts.append(parse(m.group(1), inner, "expr"))
+        pos = m.end()
+    parts.extend(_literal(text[pos:], span, pos))
+    return tuple(parts)
+
+
+def _literal(text: str, span: SourceSpan, offset: int) -> list[str | ast.Expr]:
+    """A literal part of a template; a brace left alone in it is an error."""
+    for i, char in enumerate(text):
+        if char in "{}":
+            at = 1 + offset + i
+            raise ParseError(Diagnostic(span.shifted(1, at, 1, at + 1), f"a lone `{char}` in a text",
+                                        "braces hold an expression: `{winner} wins`"))
+    return [text] if text else []
+
+
 def _templates(r: Reader, node: YNode | None, section: str) -> tuple[ir.LookTemplate, ...]:
     """`prompts:` or `moves:`: a text per action or ask, by name (both checked as the rules are typed)."""
     out: list[ir.LookTemplate] = []
@@ -389,6 +418,11 @@ def _templates(r: Reader, node: YNode | None, section: str) -> tuple[ir.LookTemp
                     f"{_MAX_TEXT} characters")
             continue
         text_span = value.text_span if isinstance(value, YScalar) else value.span
-        out.append(ir.LookTemplate(name, text, key.span, text_span))
+        try:
+            parts = _parsed(text, text_span)
+        except ParseError as exc:
+            r.diagnostics.append(exc.diagnostic)
+            continue
+        out.append(ir.LookTemplate(name, text, key.span, text_span, parts))
     return tuple(out)
 

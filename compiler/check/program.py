@@ -20,7 +20,7 @@ from .cycles import cycles
 from .declare import declarations
 from .effects import EffectTyper
 from .exprs import ExprTyper
-from .look import check_look_boards
+from .look import check_look_boards, check_look_reads, look_texts
 from .reachability import reachability
 from .symbols import Symbols
 from .typer import Version
@@ -76,11 +76,14 @@ def run(symbols: Symbols) -> t.TypedProgram:
     returns = _returns(x, rs) if rs.returns is not None else None
     if rs.look is not None:
         check_look_boards(rs.look, symbols.boards.tables, symbols.error)
-    return t.TypedProgram(rs, symbols.tables.freeze(), tuple(components), tuple(fields),
-                          with_versions(defines, x.define_bodies, rs.scoring), tuple(procedures), tuple(triggers),
-                          tuple(phases), tuple(actions), setup, end, scoring, tie_break,
-                          tuple((name, ty) for name, (ty, _) in sorted(fx.asks.items())), invariants,
-                          tuple(sorted(fx.secret_asks)), returns=returns)
+    texts = look_texts(x, rs, actions, fx.asks)
+    program = t.TypedProgram(rs, symbols.tables.freeze(), tuple(components), tuple(fields),
+                             with_versions(defines, x.define_bodies, rs.scoring), tuple(procedures), tuple(triggers),
+                             tuple(phases), tuple(actions), setup, end, scoring, tie_break,
+                             tuple((name, ty) for name, (ty, _) in sorted(fx.asks.items())), invariants,
+                             tuple(sorted(fx.secret_asks)), returns=returns, look_texts=texts)
+    check_look_reads(program, symbols.error)
+    return program
 
 
 def _field(x: ExprTyper, f: ir.Field) -> t.Field:

@@ -19,9 +19,15 @@ if TYPE_CHECKING:
 def tell(x: ExprTyper, s: ast.Tell) -> t.Tell:
     """`tell "{winner} wins the revolt in {k}"`: each part between braces an expression in
     scope here, written as a move's text writes a choice of its type."""
+    return told(x, s.parts, s.span, "a told text")
+
+
+def told(x: ExprTyper, written: tuple[str | ast.Expr, ...], span: SourceSpan, what: str) -> t.Tell:
+    """A text of literal parts and expressions (a `tell`'s, a `look:` prompt's or move's), each
+    expression in scope here, written as a move's text writes a choice of its type."""
     parts: list[tuple[str, str | None]] = []
     args: list[t.Expr] = []
-    for part in s.parts:
+    for part in written:
         if isinstance(part, str):
             parts.append((part, None))
             continue
@@ -33,12 +39,13 @@ def tell(x: ExprTyper, s: ast.Tell) -> t.Tell:
         elif ty.kind in ("int", "bool", "str", "entity", "enum", "record"):
             fmt = ty.name or ty.kind
         else:
-            x.error(part.span, f"a told text cannot show a value of type {arg.ty}",
-                    "show a number, a name (a seat, a spot, a value), or a list of them: `{score[p]}`")
+            if not isinstance(arg, t.Invalid):  # (an unknown name: told already)
+                x.error(part.span, f"{what} cannot show a value of type {arg.ty}",
+                        "show a number, a name (a seat, a spot, a value), or a list of them: `{score[p]}`")
             fmt = "int"
         parts.append(("", fmt))
         args.append(arg)
-    return t.Tell(tuple(parts), tuple(args), s.span)
+    return t.Tell(tuple(parts), tuple(args), span)
 
 
 def text_parts(x: ExprTyper, text: str, a: ir.Action, kinds: dict[str, Symbol | None], span: SourceSpan,

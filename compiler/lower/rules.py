@@ -6,10 +6,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..lowered import LoweredFunction, LoweredPhase, LoweredTrigger, Program
-from ..pyir import Call, Name
+from ..analysis.walk import nodes
+from ..lowered import LoweredFunction, LoweredLookText, LoweredPhase, LoweredTrigger, Program
+from ..names import MEMBER_PATTERNS
+from ..pyir import Call, Constant, Name
+from ..typed import Ref
 from . import actions, boards, counts, definitions, effects, limits
-from .code import answer_format
+from .code import _annotation, answer_format
 from .lowerer import END_SLOT, _asks
 
 if TYPE_CHECKING:
@@ -44,6 +47,7 @@ def run(lo: Lowerer) -> Program:
     prog.suspends = (prog.setup_steps or prog.turn_end_steps or any(a.steps for a in prog.actions)
                      or any(ph.steps for ph in prog.phases))
     ending(lo)
+    look_texts(lo)
     prog.records = [(r.name, tuple((name, str(ty)) for name, ty in r.fields)) for r in typed.rules.records]
     prog.resets = frozenset(lo.resets)
     prog.charging = frozenset(lo.charging)
@@ -113,3 +117,25 @@ def ending(lo: Lowerer) -> None:
             prog.tie_break, prog.tie_break_type = Call(Name("tuple"), (prog.tie_break,)), "tuple[int, ...]"
     if typed.returns is not None:
         prog.returns = effects.condition_node(lo, typed.returns, "returns", "player")
+
+
+def look_texts(lo: Lowerer) -> None:
+    """The texts of `look: prompts:` and `look: moves:`, each a method of its own that only reads the
+    game (and a move's text, the choices it shows)."""
+    prog = lo.program
+    before = lo.charges
+    for text in lo.typed.look_texts:
+        prompt, move = MEMBER_PATTERNS["look_ask" if text.asked else "look_action"]
+        read = {x.sym for arg in text.told.args for x in nodes(arg) if isinstance(x, Ref)}
+        params = tuple((i, p.py, _annotation(p.ty)) for i, p in enumerate(text.params) if p in read)
+        lo.scopes = [{p for _, p, _ in params}]
+        lo.assigned = frozenset()
+        reading = limits.begin_reading(lo, [p for _, p, _ in params])
+        code = effects.told(lo, text.told) if text.told.args \
+            else Constant("".join(literal for literal, _ in text.told.parts))
+        cost = sum(lo.fact(arg).cost for arg in text.told.args)
+        code = limits.unit_expr(lo, code, cost, text.span, lists=limits.end_reading(lo, reading))
+        prog.look_texts.append(LoweredLookText(text.name, text.move, text.asked,
+                                               (move if text.move else prompt).format(text.name), params, code,
+                                               text.span))
+    limits.mark(lo, before, "look")

@@ -71,6 +71,8 @@ def map_program(program: t.TypedProgram, f: ExprFn) -> t.TypedProgram:
         tie_break=opt(program.tie_break),
         returns=opt(program.returns),
         invariants=tuple(replace(inv, expr=f(inv.expr)) for inv in program.invariants),
+        look_texts=tuple(replace(lt, told=replace(lt.told, args=tuple(f(a) for a in lt.told.args)))
+                         for lt in program.look_texts),
     )
 
 

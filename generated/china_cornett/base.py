@@ -534,7 +534,9 @@ GAME = rt.Game(
             '"invariants.roll_the_tablets_can_show": "rules/china-cornett/base.yaml:259"}'
         ),
         drawing={'colours': {'gold_side': '#d4a017', 'removed': '#999999'}},
-        look={'colours': {'gold_side': '#d4a017', 'removed': '#999999'}},
+        look=rt.unpacked(
+            '{"colours": {"gold_side": "#d4a017", "removed": "#999999"}}'
+        ),
         attributes={},
     ),
     ChinaCornettState,

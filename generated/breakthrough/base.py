@@ -267,6 +267,29 @@ class BreakthroughState(rt.State):
             return self._fmt('spot', s) + '-' + self._fmt('spot', t)
         return _name.replace("_", " ")
 
+    # -- Look: the words of each decision and move (`look: prompts:`, `look: moves:`) ------------
+
+    def _prompt__step(self) -> str:
+        # rules/breakthrough/base.yaml:81: look: prompts: step
+        return 'Move a piece one cell forward, straight or diagonally (it takes only diagonally)'
+
+    def _move__step(self, s: int, t: int) -> str:
+        # rules/breakthrough/base.yaml:83: look: moves: step
+        return f"{self._fmt('spot', s)} to {self._fmt('spot', t)}"
+
+    def _look_prompt(self, _name: str, _asked: bool) -> str | None:
+        """The prompt of the action `_name` (`_asked`: of what an `ask` of that name chooses), or None."""
+        if _name == 'step' and not _asked:
+            return self._prompt__step()
+        return None
+
+    def _look_move(self, _action: rt.Action, _asked: bool) -> str | None:
+        """The friendlier text of `_action` (`_asked`: an answer to an `ask`), or None."""
+        _name = _action.name
+        if _name == 'step' and not _asked:
+            return self._move__step(_action.args[0], _action.args[1])
+        return None
+
 
 GAME = rt.Game(
     rt.GameInfo(
@@ -294,7 +317,13 @@ GAME = rt.Game(
             'end': 'rules/breakthrough/base.yaml:67',
             'scoring.won': 'rules/breakthrough/base.yaml:69',
         },
-        look={'seats': ('#333333', '#f8f8f8'), 'pieces': {'player': {'shape': 'pawn', 'colour': 'owner'}}, 'fields': {'left': {'as': 'counter', 'title': 'pieces left'}, 'winner': {'as': 'hidden', 'title': 'winner'}}, 'prompts': {'step': 'Move a piece one cell forward, straight or diagonally (it takes only diagonally)'}, 'moves': {'step': '{s} to {t}'}},
+        look=rt.unpacked(
+            '{"seats": ["#333333", "#f8f8f8"], '
+            '"pieces": {"player": {"shape": "pawn", "colour": "owner"}}, '
+            '"fields": {"left": {"as": "counter", "title": "pieces left"}, "winner": {"as": "hidden", "title": "winner"}}, '
+            '"prompts": {"step": "Move a piece one cell forward, straight or diagonally (it takes only diagonally)"}, '
+            '"moves": {"step": "{s} to {t}"}}'
+        ),
         attributes={},
     ),
     BreakthroughState,

@@ -242,6 +242,29 @@ class ConnectFourState(rt.State):
             return 'drop ' + self._fmt('int', column)
         return _name.replace("_", " ")
 
+    # -- Look: the words of each decision and move (`look: prompts:`, `look: moves:`) ------------
+
+    def _prompt__drop(self) -> str:
+        # rules/connect-four/base.yaml:72: look: prompts: drop
+        return 'Drop a disc into a column: four in a row wins'
+
+    def _move__drop(self, column: int) -> str:
+        # rules/connect-four/base.yaml:74: look: moves: drop
+        return f"disc into column {column}"
+
+    def _look_prompt(self, _name: str, _asked: bool) -> str | None:
+        """The prompt of the action `_name` (`_asked`: of what an `ask` of that name chooses), or None."""
+        if _name == 'drop' and not _asked:
+            return self._prompt__drop()
+        return None
+
+    def _look_move(self, _action: rt.Action, _asked: bool) -> str | None:
+        """The friendlier text of `_action` (`_asked`: an answer to an `ask`), or None."""
+        _name = _action.name
+        if _name == 'drop' and not _asked:
+            return self._move__drop(_action.args[0])
+        return None
+
 
 GAME = rt.Game(
     rt.GameInfo(
@@ -267,7 +290,13 @@ GAME = rt.Game(
             'scoring.won': 'rules/connect-four/base.yaml:56',
             'returns': 'rules/connect-four/base.yaml:58',
         },
-        look={'seats': ('#e05050', '#f2d33c'), 'pieces': {'player': {'shape': 'disc', 'colour': 'owner'}}, 'fields': {'dropped': {'as': 'hidden', 'title': 'dropped'}, 'winner': {'as': 'hidden', 'title': 'winner'}}, 'prompts': {'drop': 'Drop a disc into a column: four in a row wins'}, 'moves': {'drop': 'disc into column {column}'}},
+        look=rt.unpacked(
+            '{"seats": ["#e05050", "#f2d33c"], '
+            '"pieces": {"player": {"shape": "disc", "colour": "owner"}}, '
+            '"fields": {"dropped": {"as": "hidden", "title": "dropped"}, "winner": {"as": "hidden", "title": "winner"}}, '
+            '"prompts": {"drop": "Drop a disc into a column: four in a row wins"}, '
+            '"moves": {"drop": "disc into column {column}"}}'
+        ),
         attributes={},
     ),
     ConnectFourState,

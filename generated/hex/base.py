@@ -247,6 +247,29 @@ class HexState(rt.State):
             return 'place ' + self._fmt('spot', s)
         return _name.replace("_", " ")
 
+    # -- Look: the words of each decision and move (`look: prompts:`, `look: moves:`) ------------
+
+    def _prompt__place(self) -> str:
+        # rules/hex/base.yaml:100: look: prompts: place
+        return 'Place a stone on an empty cell: Black joins top and bottom, White left and right'
+
+    def _move__place(self, s: int) -> str:
+        # rules/hex/base.yaml:102: look: moves: place
+        return f"stone on {self._fmt('spot', s)}"
+
+    def _look_prompt(self, _name: str, _asked: bool) -> str | None:
+        """The prompt of the action `_name` (`_asked`: of what an `ask` of that name chooses), or None."""
+        if _name == 'place' and not _asked:
+            return self._prompt__place()
+        return None
+
+    def _look_move(self, _action: rt.Action, _asked: bool) -> str | None:
+        """The friendlier text of `_action` (`_asked`: an answer to an `ask`), or None."""
+        _name = _action.name
+        if _name == 'place' and not _asked:
+            return self._move__place(_action.args[0])
+        return None
+
 
 GAME = rt.Game(
     rt.GameInfo(
@@ -272,7 +295,13 @@ GAME = rt.Game(
             'end': 'rules/hex/base.yaml:85',
             'scoring.connected': 'rules/hex/base.yaml:87',
         },
-        look={'seats': ('#333333', '#f8f8f8'), 'pieces': {'player': {'shape': 'disc', 'colour': 'owner'}}, 'fields': {'reaches_first': {'as': 'hidden', 'title': 'reaches first'}, 'reaches_second': {'as': 'hidden', 'title': 'reaches second'}, 'winner': {'as': 'hidden', 'title': 'winner'}}, 'prompts': {'place': 'Place a stone on an empty cell: Black joins top and bottom, White left and right'}, 'moves': {'place': 'stone on {s}'}},
+        look=rt.unpacked(
+            '{"seats": ["#333333", "#f8f8f8"], '
+            '"pieces": {"player": {"shape": "disc", "colour": "owner"}}, '
+            '"fields": {"reaches_first": {"as": "hidden", "title": "reaches first"}, "reaches_second": {"as": "hidden", "title": "reaches second"}, "winner": {"as": "hidden", "title": "winner"}}, '
+            '"prompts": {"place": "Place a stone on an empty cell: Black joins top and bottom, White left and right"}, '
+            '"moves": {"place": "stone on {s}"}}'
+        ),
         attributes={},
     ),
     HexState,

@@ -323,6 +323,29 @@ class OthelloState(rt.State):
             return self._fmt('spot', s)
         return _name.replace("_", " ")
 
+    # -- Look: the words of each decision and move (`look: prompts:`, `look: moves:`) ------------
+
+    def _prompt__place(self) -> str:
+        # rules/othello/base.yaml:95: look: prompts: place
+        return "Place a disc that outflanks a line of your opponent's discs"
+
+    def _move__place(self, s: int) -> str:
+        # rules/othello/base.yaml:97: look: moves: place
+        return f"disc on {self._fmt('spot', s)}"
+
+    def _look_prompt(self, _name: str, _asked: bool) -> str | None:
+        """The prompt of the action `_name` (`_asked`: of what an `ask` of that name chooses), or None."""
+        if _name == 'place' and not _asked:
+            return self._prompt__place()
+        return None
+
+    def _look_move(self, _action: rt.Action, _asked: bool) -> str | None:
+        """The friendlier text of `_action` (`_asked`: an answer to an `ask`), or None."""
+        _name = _action.name
+        if _name == 'place' and not _asked:
+            return self._move__place(_action.args[0])
+        return None
+
 
 GAME = rt.Game(
     rt.GameInfo(
@@ -351,7 +374,13 @@ GAME = rt.Game(
             'scoring.discs': 'rules/othello/base.yaml:80',
             'returns': 'rules/othello/base.yaml:83',
         },
-        look={'seats': ('#333333', '#f8f8f8'), 'pieces': {'player': {'shape': 'disc', 'colour': 'owner'}}, 'fields': {'over': {'as': 'hidden', 'title': 'over'}}, 'prompts': {'place': "Place a disc that outflanks a line of your opponent's discs"}, 'moves': {'place': 'disc on {s}'}},
+        look=rt.unpacked(
+            '{"seats": ["#333333", "#f8f8f8"], '
+            '"pieces": {"player": {"shape": "disc", "colour": "owner"}}, '
+            '"fields": {"over": {"as": "hidden", "title": "over"}}, '
+            '"prompts": {"place": "Place a disc that outflanks a line of your opponent\'s discs"}, '
+            '"moves": {"place": "disc on {s}"}}'
+        ),
         attributes={},
     ),
     OthelloState,

@@ -94,7 +94,7 @@ def test_a_game_with_a_person_is_seen_only_as_its_human_seats(client: Client) ->
     data = api(client, f"/api/game/{key}?seat=1").json
     session = next(iter(client.application.sessions.games.values()))  # type: ignore[attr-defined]
     assert data["svg"] == render_svg(session.state, 0, data["spots"])  # P1's observation, nothing more
-    assert "rack: hidden" in data["svg"]
+    assert data["svg"].count('class="hand" data-field="rack"') == 1  # P1's own screen drawn, not P2's
 
 
 def test_a_game_of_agents_is_watched_from_any_seat_and_the_referee(client: Client) -> None:

@@ -160,11 +160,7 @@ def _inner_kind(declared: str) -> str:
 def _prompt(state: State, seat: int | None, to_act: int | None) -> str | None:
     """The rule set's prompt for the decision `seat` (the referee: the seat to act) faces, if any."""
     asked = seat if seat is not None else to_act
-    prompt = getattr(state, "prompt", None)
-    if asked is None or not callable(prompt):
-        return None
-    found = prompt(asked)
-    return found if isinstance(found, str) else None
+    return None if asked is None else state.prompt(asked)
 
 
 # -- geometry --------------------------------------------------------------------------------------
@@ -810,6 +806,7 @@ STYLE = """
 .facename { font-size: 10px; fill: #333; }
 .note { font-size: 11px; fill: #555; font-style: italic; }
 .head { font-size: 15px; font-weight: bold; fill: #111; }
+.prompt { font-size: 13px; fill: #7a1f1f; font-weight: bold; }
 .panel { font-size: 12px; fill: #111; }
 .panelhead { font-size: 13px; font-weight: bold; fill: #111; }
 .marktext { font-size: 8px; font-weight: bold; pointer-events: none; }
@@ -1129,7 +1126,8 @@ def draw_svg(board: Board, view: View, facts: BoardFacts, highlight: Iterable[st
             region_marks.extend(thing_marks(view, fname, value, _hidden_to(view, fname)))
         cls = ("region" if kind == 0 else "region2") + (" beside" if looked else "")
         below = (34 - 11 * kind + (16 * kind if looked else 0) if wall else 10) + (4 if looked else 0)
-        row = _marks_row(region_marks, cx, cy + below + (3 if looked else 0), 110, 9.0 if looked else 6.0)
+        mark_r = max(9.0, layout.size * 0.5) if looked else 6.0
+        row = _marks_row(region_marks, cx, cy + below + (mark_r - 6 if looked else 0), 110, mark_r)
         parts.append(f'<g class="regionname" data-region="{escape(name)}"><title>{escape(board.kinds[kind])} '
                      f'{escape(name)}</title>{_text(cx, cy, name, cls, "middle")}{"".join(row)}</g>')
     # panels: players, then the other fields
@@ -1138,14 +1136,21 @@ def draw_svg(board: Board, view: View, facts: BoardFacts, highlight: Iterable[st
     board_svg = "".join(parts)
     seat = "referee (sees all)" if view.seat is None else f"seen by {view.seats[view.seat]}"
     phase = view.phase.replace("_", " ") if looked else view.phase
-    asked = (view.prompt or view.question.replace("_", " ") if looked else view.question) if view.question else None
+    asked = (view.question.replace("_", " ") if looked else view.question) if view.question else None
     who = ("game over" if view.terminal or view.to_act is None else f"{_seat_title(view, view.to_act)} to act"
            + (f" ({asked})" if asked else ""))
-    if looked:  # (three short lines, for a narrow screen too)
-        head_h = 64.0
+    if looked:  # (short lines, for a narrow screen too; the prompt of the decision asked, when there is one)
+        asked_now = view.prompt if view.prompt and not view.terminal else None
+        who = ("game over" if view.terminal or view.to_act is None else f"{_seat_title(view, view.to_act)} to act"
+               + (f" ({asked})" if asked and not asked_now else ""))
         head = [_text(12, 20, f"{view.title} ({view.ruleset})", "head"),
-                _text(12, 38, f"turn {view.turn}, phase {phase}, {who}", "panel"),
-                _text(12, 55, seat + (f"; {layout.note}" if layout.note else ""), "note")]
+                _text(12, 38, f"turn {view.turn}, phase {phase}, {who}", "panel")]
+        y = 38.0
+        for line in _wrap(asked_now or "", int(max(layout.width, 520.0) / 7) - 4) if asked_now else ():
+            y += 16
+            head.append(_text(12, y, line, "prompt"))
+        head.append(_text(12, y + 17, seat + (f"; {layout.note}" if layout.note else ""), "note"))
+        head_h = y + 26
     else:
         head = [_text(12, 20, f"{view.title} ({view.ruleset}) — turn {view.turn}, phase {phase}, {who}", "head"),
                 _text(12, 38, seat + (f"; {layout.note}" if layout.note else ""), "note")]

@@ -107,7 +107,7 @@ def test_a_graph_board_is_laid_out_the_same_every_time_with_its_roads() -> None:
     first = graph_positions(board)
     assert graph_positions(board) == first
     assert len(set(first)) == len(first)  # no two spots on one place
-    state = rulewright.load("china-schacht").new_state(players=3, seed=1)
+    state = rulewright.load_rules(GAMES / "road-network.yaml").new_state(seed=1)  # (a board the look places not)
     svg = render_svg(state, 0)
     roads = sum(len(n) for n in state.board.neighbours) // 2
     assert svg.count('class="road"') == roads

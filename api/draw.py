@@ -1070,7 +1070,9 @@ def draw_svg(board: Board, view: View, facts: BoardFacts, highlight: Iterable[st
             owner_taken = owner_taken or (name in owned_kinds and owner is not None)
         spot_marks.extend(at_spot.get(label, ()))
         if looked:
-            r = layout.size * (0.72 if len(spot_marks) <= 1 else 0.48 if len(spot_marks) <= 3 else 0.34)
+            n = len(spot_marks)  # (one piece fills its spot; up to three side by side in one row)
+            r = layout.size * 0.72 if n <= 1 else min(layout.size * 0.55, layout.size * 0.95 / n - 0.5) if n <= 3 \
+                else layout.size * 0.34
             r = max(r, 5.0)
             inner = _marks_row(spot_marks, x, y + (layout.size * 0.18 if spot_marks else 0), layout.size * 1.9, r)
             text = (_text(x, y - layout.size * 0.62, label, "label small", "middle") if spot_marks

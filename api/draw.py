@@ -724,6 +724,11 @@ def thing_marks(view: View, name: str, value: Any, hidden: bool, owner: str | No
     found = look_marks(view, kind, value, hidden, owner) if view.look else None
     if found is not None and kind == "player":  # a seat's piece: what it is, by the field's title
         return [dataclasses.replace(m, title=f"{title_of(view, name)}: {m.names}") for m in found]
+    titled = (field_look(view, name) or {}).get("title", title_of(view, name)) != name.replace("_", " ")
+    if found is not None and isinstance(value, dict) and titled:  # a record: by the field's own words
+        noun = f" {kind.replace('_', ' ')}"
+        return [dataclasses.replace(m, title=f"{title_of(view, name)}: " + m.title.replace(noun, "", 1).strip())
+                if m.kind == "shape" else m for m in found]
     if found is not None:
         return found
     if view.look and not isinstance(value, dict | list) and value != HIDDEN and value is not None:

@@ -150,8 +150,6 @@ class _Differ:
         if a is None or b is None:
             kind: Kind = "added" if a is None else "removed"
             self.add(kind, path, a, b, owner_a, owner_b)
-        elif isinstance(a, ir.Look) and isinstance(b, ir.Look):
-            self.look(path, json.loads(a.data), json.loads(b.data))
         elif _named(a) and _named(b):
             self.components(path, a, b)
         elif _component(a) and type(a) is type(b):
@@ -179,23 +177,6 @@ class _Differ:
         if path == ("phases",) and a and b and a[0].name != b[0].name:  # the first starts every turn
             self.changes.append(Change("changed", "phases", _names([x.name for x in a]),
                                        _names([y.name for y in b]), b[0].span))
-
-    def look(self, path: tuple[str, ...], a: dict[str, Any], b: dict[str, Any]) -> None:
-        """`look:` is data: compared key by key down to a board, a field, a prompt (`look.boards.face_3_4`),
-        each change at the line of the file that set it."""
-        for key in dict.fromkeys([*a, *b]):
-            x, y = a.get(key), b.get(key)
-            here = (*path, key)
-            if x == y:
-                continue
-            if isinstance(x, dict) and isinstance(y, dict) and len(here) < 3:
-                self.look(here, x, y)
-                continue
-            kind: Kind = "added" if x is None else "removed" if y is None else "changed"
-            node = _lookup(self.trees[0 if kind == "removed" else 1], here)
-            self.changes.append(Change(kind, ".".join(here), None if x is None else json.dumps(x, ensure_ascii=False),
-                                       None if y is None else json.dumps(y, ensure_ascii=False),
-                                       None if node is None else node.span))
 
     def member(self, path: tuple[str, ...], a: Any, b: Any) -> None:
         if hasattr(a, "params"):  # its parameters bind names in the rest: compared whole

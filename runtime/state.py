@@ -537,7 +537,8 @@ class State:
     def prompt(self, seat: int) -> str | None:
         """The words of the decision `seat` faces now, as the rule set's `look: prompts:` gives them
         (docs/language.md, "Look"): of the question asked it, or of the first of the phase's actions
-        it may play that has a prompt; None when it faces no decision or the rule set gives none."""
+        it may play that has a prompt; None when it faces no decision or the rule set gives none.
+        Show it to `seat` alone: which of its actions are legal may rest on what only it sees."""
         if not (is_int(seat) and 0 <= seat < self.num_seats):
             raise BadSetup(f"no seat {seat!r} in a game of {self.num_seats} seats")
         if self.terminal:

@@ -141,3 +141,26 @@ def test_stones_discs_and_checkers_are_in_their_seats_colours() -> None:
     leduc = rulewright.load("leduc-poker").info
     assert leduc.attributes["card"]["face"] == ("jack", "jack", "queen", "queen", "king", "king")
     assert dict(leduc.look["symbols"]) == {"jack": "J", "queen": "Q", "king": "K"}
+
+
+def test_the_classics_prompts_and_move_texts_read_as_players_say_them() -> None:
+    liars = rulewright.load("liars-dice").new_state(seed=1)
+    assert "lie" not in (liars.prompt(0) or "") and liars.prompt(1) is None  # nobody has bid: none to call
+    bid = next(a for a in liars.legal_actions() if str(a) == "bid 2 5")
+    assert liars.move_label(bid, 0) == "bid 2 dice showing 5"
+    liars.apply(bid)
+    assert (liars.prompt(1) or "").endswith("or call the last bid a lie")
+
+    leduc = rulewright.load("leduc-poker").new_state(seed=1)
+    assert leduc.prompt(0) == "Check or raise"
+    assert [leduc.move_label(a, 0) for a in leduc.legal_actions()] == ["check", "raise by 2"]
+    leduc.apply(next(a for a in leduc.legal_actions() if str(a) == "raise"))
+    assert leduc.prompt(1) == "2 to call: fold, call or raise"
+    assert [leduc.move_label(a, 1) for a in leduc.legal_actions()] == ["fold", "call", "raise by 2"]
+
+    backgammon = rulewright.load("backgammon").new_state(seed=1)
+    seat = backgammon.choosing()[0]
+    for action in backgammon.legal_actions():  # `move 13 by 6 then 8 by 5` reads `13/7 8/3`
+        words = str(action).split()
+        a, d, b, e = int(words[1]), int(words[3]), int(words[5]), int(words[7])
+        assert backgammon.move_label(action, seat) == f"{a}/{max(a - d, 0)} {b}/{max(b - e, 0)}"

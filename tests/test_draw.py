@@ -30,23 +30,12 @@ from rulewright.draw import (
     render_svg,
     view_of,
 )
-from rulewright.runtime import GridBoard, Rng, State
-from tests.helpers.games import GAMES, RULESETS
+from rulewright.runtime import GridBoard
+from tests.helpers.games import GAMES, RULESETS, played
 from tests.helpers.hidden import perturbations
 
 ROOT = Path(__file__).resolve().parent.parent
 SVG = "{http://www.w3.org/2000/svg}"
-
-
-def played(state: State, moves: int, seed: int = 5) -> State:
-    """`state` after up to `moves` random moves (a fixed generator: the same every run)."""
-    rng = Rng(seed)
-    for _ in range(moves):
-        if state.is_terminal():
-            break
-        legal = state.legal_actions()
-        state.apply(legal[rng.below(len(legal))])
-    return state
 
 
 def drawn_spots(svg: str) -> list[str]:

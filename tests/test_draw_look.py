@@ -26,8 +26,7 @@ import rulewright
 from rulewright.cli import cli
 from rulewright.draw import BoardFacts, board_facts, draw_svg, render_svg, view_of
 from rulewright.runtime import State
-from tests.helpers.games import GAMES, RULESETS
-from tests.test_draw import played
+from tests.helpers.games import GAMES, RULESETS, played
 
 SVG = "{http://www.w3.org/2000/svg}"
 LOOKED = [r for r in RULESETS if rulewright.load(r).info.look]

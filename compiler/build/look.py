@@ -313,8 +313,10 @@ def _shown_as(f: ir.Field, shown: str, records: tuple[ir.RecordDecl, ...] = ()) 
         return "the score is a number per player (`per: player`, `type: int`)"
     if shown == "hand" and not (f.per == "player" and collection):
         return "a hand is a list or set per player (`per: player`)"
-    if shown in ("row", "pile") and not collection:
-        return f"a {shown} is a list or a set"
+    if shown == "row" and not (collection or f.type.kind == "optional"):
+        return "a row is a list, a set or an optional thing (a row of at most one)"
+    if shown == "pile" and not collection:
+        return "a pile is a list or a set"
     if shown == "counter" and not (f.type.kind in ("int", "bool", "auction") or _list_of_int(f)):
         return "a counter is a number, a flag, an auction or a list of numbers"
     if shown == "board" and f.per not in ("spot", "region") and not _names_places(f.type, records):

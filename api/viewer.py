@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import secrets
 import threading
 import time
@@ -30,6 +31,10 @@ from .terminal import printable
 
 MAX_STATE_FILE = 16 << 20  # a saved state read: the largest bundled game's is a few KiB
 MAX_MOVES_SHOWN = 400  # legal moves listed at once (Yellow & Yangtze offers about 500 at times)
+# legal moves sent at once: the page filters them itself when a spot or a piece is clicked (past
+# this, a click on a spot asks the server, which reads them all)
+MAX_MOVES_SENT = 4000
+ACTIONS_NAMED = 6  # the action names a plain prompt lists (`Your turn: build, send, stop ...`)
 REFEREE = "referee"
 # What an agent of a game played in the browser may be asked (docs/web.md, "Limits"): its
 # iterations and the moves of a play-out, and the time a move's search may take (it then plays
@@ -122,6 +127,7 @@ class Replay:
     moves: list[tuple[int, str]]  # each move's seat and whole text (as the log writes it)
     problem: str | None
     actions: list[Action] = field(init=False)  # each move's action, found again by its text
+    _labels: list[str] | None = field(default=None, init=False, repr=False)  # (`labels`)
 
     def __post_init__(self) -> None:
         self.actions = []
@@ -134,9 +140,24 @@ class Replay:
     def history_for(self, seat: int | None) -> list[str]:
         """Each move as `seat` (None: the referee) reads it in the last position replayed
         (State.move_text): its own moves whole and the others' `others_text:` while the game is
-        not over (a log sent to the board may be of a game going on); all whole once it is over."""
+        not over (a log sent to the board may be of a game going on); all whole once it is over;
+        in the rule set's words (`look: moves:`) where the seat reads it whole."""
         last = self.states[-1].clone()
-        return [last.move_text(action, seat, p) for (p, _), action in zip(self.moves, self.actions, strict=True)]
+        texts = [last.move_text(action, seat, p) for (p, _), action in zip(self.moves, self.actions, strict=True)]
+        words, described = self.labels(), things_described(last)
+        return [without_ids(words[k] if text == str(self.actions[k]) else text, described)
+                for k, text in enumerate(texts)]
+
+    def labels(self) -> list[str]:
+        """Each move in the rule set's words (`look: moves:`, State.move_label), read in the
+        position where it was played, as a reader of the whole move reads it; read once."""
+        if self._labels is None:
+            if type(self.states[0])._look_move is State._look_move:  # (the rule set words no move)
+                self._labels = [str(a) for a in self.actions]
+            else:
+                self._labels = [self.states[k].clone().move_label(a, None, p)
+                                for k, ((p, _), a) in enumerate(zip(self.moves, self.actions, strict=True))]
+        return self._labels
 
     def told(self) -> list[list[str]]:
         """What each move told everyone (State.told: public, the same for every seat)."""
@@ -180,19 +201,98 @@ def rule_line(game: Game, path: str) -> str:
     return where or ""
 
 
+def plain_prompt(state: State, seat: int | None, to_act: int | None, mine: bool = False) -> str | None:
+    """The words of the decision now when the rule set gives none (`look: prompts:`): the question
+    asked (`support`), or, for the seat to act itself, the names of the actions its legal moves are
+    of (`build, send, stop`; `mine`: the seat is choosing, in a simultaneous decision); for any
+    other seat the phase alone, never what it may do (which of a seat's actions are legal can tell
+    what it hides: Yellow & Yangtze's `governors 0`)."""
+    if to_act is None or state.is_terminal():
+        return None
+    question = state._pending.ask.name if state._pending is not None else None  # (public: State.observation)
+    if question is not None:
+        return f"choose {question.replace('_', ' ')}"
+    if seat is None or seat != to_act and not mine:
+        return f"phase {state.PHASES[state.phase].replace('_', ' ')}"
+    names = list(dict.fromkeys(a.name.replace("_", " ") for a in state.legal_actions(seat)))
+    return ", ".join(names[:ACTIONS_NAMED]) + (" ..." if len(names) > ACTIONS_NAMED else "")
+
+
+def prompt_for(state: State, seat: int | None, to_act: int | None) -> str | None:
+    """The status bar's words for the decision now, as `seat` (None: the referee) may read them:
+    the rule set's prompt (`look: prompts:`, State.prompt; its templates read public fields only)
+    where it gives one, else a plain one (`plain_prompt`). Another seat's decision is worded only
+    where the words cannot depend on what is legal for it: a question asked, or a phase of one
+    action (State.prompt picks the first action the seat may play that has a prompt)."""
+    if to_act is None or state.is_terminal():
+        return None
+    mine = seat is not None and (seat == to_act or seat in state.choosing())
+    one_action = bool(state.PHASE_ACTIONS) and len(state.PHASE_ACTIONS[state.phase]) == 1
+    public = state._pending is not None or one_action
+    written = state.prompt(seat if mine and seat is not None else to_act) if mine or public else None
+    return written or plain_prompt(state, seat, to_act, mine)
+
+
+def things_described(state: State) -> dict[str, str]:
+    """What each component is, by its id (`tile22`: `rat emperor tile`), from its public
+    attributes (GameInfo.attributes, given with a `look:`): its attributes' values, the names of
+    those that hold, its numbers, then its kind, as its drawing's tooltip says it."""
+    described: dict[str, str] = {}
+    for kind, attributes in state.game.info.attributes.items():
+        count = max((len(values) for values in attributes.values()), default=0)
+        for k in range(count):
+            words: list[str] = []
+            for attr, values in attributes.items():
+                value = values[k] if k < len(values) else None
+                if isinstance(value, bool):
+                    words += [attr.replace("_", " ")] if value else []
+                elif isinstance(value, str):
+                    words.append(value.replace("_", " "))
+                elif isinstance(value, int):
+                    words.append(f"{attr.replace('_', ' ')} {value}")
+            described[state.label(kind, k)] = " ".join([*words, kind.replace("_", " ")])
+    return described
+
+
+def without_ids(text: str, described: Mapping[str, str]) -> str:
+    """A move's text with each component named by what it is, not by its id (`take tile22`:
+    `take rat emperor tile`): the page shows no id, where the rule set's `look: moves:` gives no
+    words for a move naming one (the id is public, and so is what the thing is)."""
+    if not described:
+        return text
+    return re.sub(r"[A-Za-z_][A-Za-z_0-9]*", lambda m: described.get(m.group(0), m.group(0)), text)
+
+
+def move_labels(state: State, seat: int, actions: Sequence[Action]) -> dict[int, str]:
+    """The legal moves of `seat` the move list shows in other words, by place: the rule set's
+    friendlier text (`look: moves:`, State.move_label) where it gives one, its components named
+    by what they are (`without_ids`)."""
+    described = things_described(state)
+    found = {k: without_ids(state.move_label(a, seat, seat), described) for k, a in enumerate(actions)}
+    return {k: text for k, text in found.items() if text != str(actions[k])}
+
+
 def payload(state: State, seat: int | None, moves_for_seat: bool, picked: str | None = None,
             only: Sequence[str] | None = None, last: str | None = None) -> dict[str, Any]:
     """The drawing of `state` for `seat` (None: the referee) and, when `moves_for_seat` and the
-    seat is the one to act, its legal moves (`only`: those clicked on) with the spots they name."""
+    seat is the one to act, its legal moves (`only`: those clicked on) with the spots they name,
+    each with the label the move list shows, and the status bar's prompt."""
     to_act = state.to_act()
-    moves: list[str] = []
+    actions: list[Action] = []
     spots: dict[str, list[str]] = {}
     # a simultaneous decision: every seat still choosing, each its own moves (docs/language.md)
     together = state.choosing() if state.is_simultaneous() else []
     if moves_for_seat and seat is not None and (to_act == seat or seat in together) and not state.is_terminal():
-        moves = [str(a) for a in state.legal_actions(seat)]
-        spots = action_spots(state, moves) if to_act == seat else {}
-    shown = list(only) if only is not None else moves
+        actions = list(state.legal_actions(seat))
+    moves = [str(a) for a in actions]
+    if moves and to_act == seat:
+        spots = action_spots(state, moves)
+    if only is not None:
+        wanted = set(only)
+        actions = [a for a, m in zip(actions, moves, strict=True) if m in wanted]
+    sent = actions[:MAX_MOVES_SENT]
+    texts = [str(a) for a in sent]
+    index = {text: k for k, text in enumerate(texts)}
     info = state.game.info
     return {
         "svg": render_svg(state, seat, spots if picked is None else (), picked,
@@ -202,9 +302,16 @@ def payload(state: State, seat: int | None, moves_for_seat: bool, picked: str | 
         "turn": state.turn,
         "phase": state.PHASES[state.phase],
         "seat": REFEREE if seat is None else seat + 1,
-        "moves": shown[:MAX_MOVES_SHOWN],
-        "moves_total": len(shown),
+        "prompt": prompt_for(state, seat, to_act),
+        "moves": texts,
+        # (only those the rule set words otherwise, by place in `moves`)
+        "labels": move_labels(state, seat, sent) if seat is not None and sent else {},
+        "moves_total": len(actions),
+        "moves_listed": MAX_MOVES_SHOWN,  # (the page lists at most these; a click filters all those sent)
         "spots": sorted(spots),
+        # each spot a move names, and the moves (by place in `moves`) naming it: the page filters
+        # the list by a click itself; a spot no move names is asked of the server, which says why
+        "spot_moves": {spot: [index[t] for t in named if t in index] for spot, named in sorted(spots.items())},
         "winners": [p + 1 for p in state.winners()] if state.is_terminal() else [],
         "ruleset": info.ruleset,
         # (a rule set declaring `returns:`, once the game is over: each seat's, P1 first)
@@ -257,6 +364,8 @@ class PlaySession:
     agent_error: str | None = None
     agents: dict[int, Agent] = field(default_factory=dict)
     history: list[tuple[int, str]] = field(default_factory=list)
+    # the rule set's words for moves of `history` (`look: moves:`), by place, kept as each is played
+    labels: dict[int, str] = field(default_factory=dict)
     played: list[Action] = field(default_factory=list)  # the moves of `history`, to show each seat its text
     forced: set[int] = field(default_factory=set)  # the moves of `history` played at once (`play_forced`)
     told: list[list[str]] = field(default_factory=list)  # what each move of `history` told everyone (State.told)
@@ -301,6 +410,14 @@ class PlaySession:
             raise ViewError(f"this game cannot be seen as {shown}: a game with a person at it is seen by its "
                             "human seats only")
 
+    def keep_label(self, action: Action, seat: int) -> None:
+        """Keep the rule set's words for the move about to be played as history line
+        `len(self.history)` (`look: moves:`, State.move_label, read where the move is legal), when
+        they are not its text."""
+        label = self.state.move_label(action, None, seat)
+        if label != str(action):
+            self.labels[len(self.history)] = label
+
     def agent_to_act(self) -> int | None:
         to_act = self.state.to_act()
         return to_act if to_act is not None and to_act in self.agents else None
@@ -313,6 +430,7 @@ class PlaySession:
             return None
         action = self.state.action_at(self.agents[seat].choose(self.state) if index is None else index)
         text = str(action)
+        self.keep_label(action, seat)
         self.state.apply(action)
         self.history.append((seat, text))
         self.played.append(action)
@@ -364,6 +482,7 @@ class PlaySession:
                 return {"why": f"`{wanted}` is not one of your choices now", "rule": "", "where": ""}
             why, path = state.why_illegal(wanted)
             return {"why": why, "rule": path, "where": rule_line(state.game, path)}
+        self.keep_label(action, seat)
         state.apply(action, seat=seat)
         self.history.append((seat, wanted))
         self.played.append(action)
@@ -388,6 +507,7 @@ class PlaySession:
             action = state.forced()
             if action is None:
                 return
+            self.keep_label(action, humans[0])
             state.apply(action)
             self.forced.add(len(self.history))
             self.history.append((humans[0], str(action)))
@@ -396,8 +516,14 @@ class PlaySession:
 
     def history_for(self, seat: int | None) -> list[str]:
         """Each move so far as `seat` reads it now (None: the referee, who reads every text whole):
-        a move's `others_text:` for the seats that did not play it (State.move_text)."""
-        return [self.state.move_text(action, seat, p) for (p, _), action in zip(self.history, self.played, strict=True)]
+        a move's `others_text:` for the seats that did not play it (State.move_text), the rule
+        set's words for it (`keep_label`) where the seat reads it whole."""
+        shown = []
+        described = things_described(self.state)
+        for k, ((p, _), action) in enumerate(zip(self.history, self.played, strict=True)):
+            text = self.state.move_text(action, seat, p)
+            shown.append(without_ids(self.labels.get(k, text) if text == str(action) else text, described))
+        return shown
 
     def log_lines(self) -> list[str]:
         """The game as a log `rulewright replay` reads (its header, the moves, the final state)."""

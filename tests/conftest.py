@@ -85,7 +85,7 @@ SLOW: dict[str, set[str]] = {
     },
     "test_visibility.py": {"test_no_rule_set_leaks_what_a_player_may_not_see"},
     "test_web_browser.py": {
-        "test_a_game_is_played_by_clicking",
+        "test_a_whole_game_is_played_by_clicks",
         "test_a_replay_is_stepped_jumped_and_seen_from_each_seat",
     },
     "test_who_decides.py": {"test_a_simulate_log_replays_identical", "test_play_asks_the_seat_to_act_and_logs_it"},

@@ -67,6 +67,10 @@ def test_diff_lists_exactly_the_variants_rules() -> None:
         ("changed", "actions.build.choose.cards"),
         ("changed", "actions.build.choose.space"),
         ("changed", "actions.build.effect"),
+        # its own board drawn on the map, the base's two faces drawn nowhere (`look: boards:`)
+        ("removed", "look.boards.face_3_4"),
+        ("removed", "look.boards.face_4_5"),
+        ("added", "look.boards.border_quarrels"),
     }
     assert all(c.where is not None and c.where.short.startswith("rules/china-schacht/border-quarrels.yaml:")
                for c in changes if c.kind != "removed")

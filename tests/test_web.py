@@ -19,7 +19,7 @@ from werkzeug.test import Client
 import rulewright
 from rulewright.cli import cli
 from rulewright.draw import action_spots, render_svg
-from rulewright.viewer import PlaySession, ViewError, load_replay, parse_seat
+from rulewright.viewer import PlaySession, Replay, ViewError, load_replay, parse_seat
 from rulewright.web import HEADERS, make_app, make_server
 from tests.helpers.web import PageClient, api
 
@@ -94,7 +94,7 @@ def test_a_game_with_a_person_is_seen_only_as_its_human_seats(client: Client) ->
     data = api(client, f"/api/game/{key}?seat=1").json
     session = next(iter(client.application.sessions.games.values()))  # type: ignore[attr-defined]
     assert data["svg"] == render_svg(session.state, 0, data["spots"])  # P1's observation, nothing more
-    assert "rack: hidden" in data["svg"]
+    assert data["svg"].count('class="hand" data-field="rack"') == 1  # P1's own screen drawn, not P2's
 
 
 def test_a_game_of_agents_is_watched_from_any_seat_and_the_referee(client: Client) -> None:
@@ -339,3 +339,57 @@ def test_a_rule_set_s_board_is_shown_at_the_start_with_its_options(client: Clien
     assert "emperor" in schacht.lower()
     assert client.get("/board?ruleset=china-cornett&option.board=hex9").status_code == 400
     assert client.get("/board?ruleset=nothing").status_code == 404
+
+
+def test_the_page_is_sent_the_prompt_and_the_look_words_of_moves() -> None:
+    """The status bar's prompt and the move list's words (issue 39): the rule set's `look:`
+    prompts and moves (tests/look/tiny.yaml), the same to the seat to act and to the other seat
+    (a phase of one action: its words depend on nothing hidden); the spots each move names."""
+    rules = ROOT / "tests" / "look" / "tiny.yaml"
+    app, _ = make_app(str(rules))
+    client = PageClient(app)
+    key = new_game(client, str(rules), ["human", "human"], seed=1)
+    mine = api(client, f"/api/game/{key}?seat=1").json
+    other = api(client, f"/api/game/{key}?seat=2").json
+    assert mine["prompt"] == other["prompt"] == "Take one of the 7 free spots (0 taken)"
+    assert other["moves"] == [] and other["labels"] == {}
+    assert mine["moves"][0] == "take A1" and mine["labels"]["0"] == "take a spot A1"
+    assert {s: [mine["moves"][k] for k in ks] for s, ks in mine["spot_moves"].items()} == {
+        m.split()[1]: [m] for m in mine["moves"]}
+    played = api(client, f"/api/game/{key}/move", {"seat": "1", "text": "take B2"}).json
+    assert played["history"] == ["P1 take a crowded spot B2"]  # (the words read where it was legal)
+    assert api(client, f"/api/game/{key}?seat=2").json["history"] == ["P1 take a crowded spot B2"]
+    session = app.sessions.game(key)
+    assert session is not None
+    replay = Replay(session.game, [session.game.new_state(2, 1), session.state.clone()], session.history, None)
+    assert replay.history_for(1) == replay.history_for(None) == ["take a crowded spot B2"]
+
+
+def test_a_component_is_named_by_what_it_is_not_by_its_id() -> None:
+    """Where the look gives no words for a move naming a component (Mandarin's `take tile22`),
+    the page names it by its public attributes (GameInfo.attributes), as its drawing's tooltip."""
+    from rulewright.viewer import things_described, without_ids
+
+    state = rulewright.load("mandarin").new_state(seed=1)
+    attributes = state.game.info.attributes["tile"]
+    described = things_described(state)
+    k = next(k for k, flag in enumerate(attributes["emperor"]) if flag)
+    name = state.label("tile", k)
+    assert described[name] == f"{attributes['animal'][k]} emperor tile"
+    assert without_ids(f"P1 take {name} — {name}s", described) == f"P1 take {described[name]} — {name}s"
+    assert without_ids("bid 300", described) == "bid 300" and without_ids("x", {}) == "x"
+
+
+def test_another_seats_decision_is_worded_without_what_it_may_play() -> None:
+    """The status bar's prompt: the seat to act reads the rule set's words for its decision (or
+    the names of its actions); another seat only what cannot depend on what is legal for it (a
+    phase of several actions, whose prompt State.prompt picks by what the seat may play: the
+    phase's name)."""
+    from rulewright.viewer import plain_prompt, prompt_for
+
+    state = rulewright.load("yellow-yangtze").new_state(players=2, seed=1)
+    assert len(state.PHASE_ACTIONS[state.phase]) > 1 and state.to_act() == 0
+    assert prompt_for(state, 0, 0) == state.prompt(0) and state.prompt(0)
+    assert prompt_for(state, 1, 0) == prompt_for(state, None, 0) == "phase turn"
+    names = plain_prompt(state, 0, 0)
+    assert names and names.split(", ")[0] == state.legal_actions(0)[0].name.replace("_", " ")

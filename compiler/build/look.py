@@ -20,6 +20,7 @@ from ...core.load import YMap, YNode, YScalar
 from ...core.source import Diagnostic, SourceSpan, did_you_mean
 from .. import ast, ir
 from ..parse import ParseError, parse
+from ..types import Ty
 from .keys import (
     LOOK_AS,
     LOOK_BOARD_KEYS,
@@ -50,6 +51,7 @@ class Declared:
     dice: tuple[ir.DiceKind, ...]
     fields: tuple[ir.Field, ...]
     boards: tuple[ir.Board, ...]
+    players_file: str = ""  # the file that says how many play (a variant's, when it changes them)
 
 
 def colour(r: Reader, node: YNode | None, what: str) -> str | None:
@@ -110,7 +112,9 @@ def _seats(r: Reader, node: YNode, known: Declared) -> list[str]:
     seq = r.sequence(node, "`look: seats:`")
     if seq is None:
         return []
-    if len(seq.items) > known.seats:
+    # (a variant for fewer players keeps its base's colours, the last ones unused: refused only in
+    # the file that says how many play)
+    if len(seq.items) > known.seats and seq.span.path == known.players_file:
         r.error(seq.items[known.seats].span, f"`look: seats:` gives {len(seq.items)} colours, but a game of "
                 f"these rules has at most {known.seats} seats", "give a colour per seat, the first seat's first")
     return [c for c in (colour(r, item, "a seat's colour") for item in seq.items) if c is not None]
@@ -262,7 +266,7 @@ def _fields(r: Reader, node: YNode, known: Declared) -> dict[str, dict[str, str]
             r.error(as_node.span, f"`{shown}` is no way to show a field",
                     did_you_mean(shown, LOOK_AS) or f"one of {', '.join(LOOK_AS)}")
             continue
-        problem = _shown_as(fields[name], shown)
+        problem = _shown_as(fields[name], shown, known.records)
         if problem is not None:
             r.error(as_node.span, f"field `{name}` cannot be shown as `{shown}`: {problem}")
             continue
@@ -302,20 +306,36 @@ def _list_of_int(f: ir.Field) -> bool:
     return f.type.kind == "list" and f.type.elem is not None and f.type.elem.kind == "int"
 
 
-def _shown_as(f: ir.Field, shown: str) -> str | None:
+def _shown_as(f: ir.Field, shown: str, records: tuple[ir.RecordDecl, ...] = ()) -> str | None:
     """Why field `f` cannot be shown as `shown`, or None."""
     collection = f.type.kind in ("list", "set")
     if shown == "score" and not (f.per == "player" and f.type.kind == "int"):
         return "the score is a number per player (`per: player`, `type: int`)"
     if shown == "hand" and not (f.per == "player" and collection):
         return "a hand is a list or set per player (`per: player`)"
-    if shown in ("row", "pile") and not collection:
-        return f"a {shown} is a list or a set"
-    if shown == "counter" and not (f.type.kind == "int" or _list_of_int(f)):
-        return "a counter is a number, or a list of numbers"
-    if shown == "board" and f.per not in ("spot", "region"):
-        return "a field drawn on the board is per spot or per region"
+    if shown == "row" and not (collection or f.type.kind == "optional"):
+        return "a row is a list, a set or an optional thing (a row of at most one)"
+    if shown == "pile" and not collection:
+        return "a pile is a list or a set"
+    if shown == "counter" and not (f.type.kind in ("int", "bool", "auction") or _list_of_int(f)):
+        return "a counter is a number, a flag, an auction or a list of numbers"
+    if shown == "board" and f.per not in ("spot", "region") and not _names_places(f.type, records):
+        return ("a field drawn on the board is per spot or per region, or names spots, regions or wall faces "
+                "(a marker's spot, a pagoda's cells)")
     return None
+
+
+def _names_places(t: Ty | None, records: tuple[ir.RecordDecl, ...], depth: int = 0) -> bool:
+    """Whether values of type `t` name places of the board: spots, regions, wall faces, or records
+    holding one (drawn where they name: api/draw.py)."""
+    if t is None or depth > 8:
+        return False
+    if t.kind in ("list", "set", "optional"):
+        return _names_places(t.elem, records, depth + 1)
+    if t.kind in ("entity", "enum") and t.name in ("spot", "region", "wallface"):
+        return True
+    fields = t.fields or next((r.fields for r in records if r.name == t.name), ())
+    return t.kind in ("record", "entity") and any(_names_places(ft, records, depth + 1) for _, ft in fields)
 
 
 def _position(r: Reader, node: YNode, what: str) -> tuple[int | float, int | float] | None:

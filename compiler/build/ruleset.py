@@ -91,7 +91,7 @@ def build_ir(tree: YMap, files: tuple[str, ...], variant: str = "base", merged: 
                                   {d.name for d in dice} | {c.name for c in components})
     look = read_look(r, tree.get("look"), Declared(
         frozenset(name for name, _, _ in r.values), max(players, default=0) + len(neutral_refs), frozenset(enums),
-        components, records, dice, fields, boards), tree.get("drawing"))
+        components, records, dice, fields, boards, _file_of(tree.get("players"))), tree.get("drawing"))
     if look is not None:  # (what reads the older `drawing:` reads the colours of `look:` too)
         colours = tuple(json.loads(look.data).get("colours", {}).items())
     _neutral(r, neutral_refs)
@@ -246,3 +246,8 @@ def _implicit(r: Reader, name: str, span: SourceSpan) -> bool:
         r.error(span, f"`{name}` is reserved: the rules use it for {IMPLICIT[name]}", "choose another name")
         return True
     return False
+
+
+def _file_of(node: YNode | None) -> str:
+    """The file a node was written in ("" for none)."""
+    return node.span.path if node is not None else ""

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rulewright.core.paths import rules_dir
+from rulewright.runtime import Rng, State
 
 # every bundled rule set: `china-cornett` for rules/china-cornett/base.yaml, `mandarin/money` for a variant
 RULESETS = sorted(
@@ -14,3 +15,14 @@ RULESETS = sorted(
 )
 GAMES = Path(__file__).resolve().parent.parent / "games"
 TEST_GAMES = sorted(p.name for p in GAMES.glob("*.yaml"))  # file names in GAMES
+
+
+def played(state: State, moves: int, seed: int = 5) -> State:
+    """`state` after up to `moves` random moves (a fixed generator: the same every run)."""
+    rng = Rng(seed)
+    for _ in range(moves):
+        if state.is_terminal():
+            break
+        legal = state.legal_actions()
+        state.apply(legal[rng.below(len(legal))])
+    return state

@@ -133,7 +133,9 @@ async function playMove(text) {
   if (busy) return;
   busy = true;
   try {
-    const data = await postJSON("/api/game/" + cfg.key + "/move", {seat: viewerEl.value, text: text});
+    // the version (move count) this page drew: a move made on a board the game has left is refused
+    const data = await postJSON("/api/game/" + cfg.key + "/move", {seat: viewerEl.value, text: text,
+                                                                   version: lastPlay ? lastPlay.version : null});
     if (data.illegal) { showIllegal([data.illegal]); return; }
     showMessage([el("div", "played " + text)]);
     renderPlay(data);

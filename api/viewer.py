@@ -15,7 +15,7 @@ import json
 import secrets
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +31,7 @@ from .terminal import printable
 MAX_STATE_FILE = 16 << 20  # a saved state read: the largest bundled game's is a few KiB
 MAX_MOVES_SHOWN = 400  # legal moves listed at once (Yellow & Yangtze offers about 500 at times)
 REFEREE = "referee"
+SPECTATOR = "spectator"  # a link that sees only what every seat sees (docs/web.md, "Playing together")
 # What an agent of a game played in the browser may be asked (docs/web.md, "Limits"): its
 # iterations and the moves of a play-out, and the time a move's search may take (it then plays
 # the best move found so far).
@@ -174,6 +175,47 @@ def load_replay(path: Path, ruleset: str | None = None,
 
 
 # -- what is sent for one seat -------------------------------------------------------------------
+def _common(values: Sequence[Any]) -> Any:
+    """What every seat's observation of one field (or item) agrees on: the value when all are the
+    same, lists and mappings of the same shape item by item, else hidden (None where a seat's
+    reading is None: a per-player field's hidden entry; else HIDDEN)."""
+    from .runtime.state import HIDDEN
+
+    first = values[0]
+    if all(v == first for v in values[1:]):
+        return first
+    if any(v is None for v in values):
+        return None
+    if all(isinstance(v, list) and len(v) == len(first) for v in values):
+        return [_common([v[k] for v in values]) for k in range(len(first))]
+    if all(isinstance(v, dict) and v.keys() == first.keys() for v in values):
+        return {key: _common([v[key] for v in values]) for key in first}
+    return HIDDEN
+
+
+def public_view(state: State) -> dict[str, Any]:
+    """What a spectator sees: what every seat's observation shows alike (`_common`), field by
+    field and item by item; a field some seat does not see at all is left out."""
+    seen = [state.observation(p) for p in range(state.num_players)]
+    fields: dict[str, Any] = {}
+    for name in seen[0]["fields"]:
+        if all(name in o["fields"] for o in seen):
+            fields[name] = _common([o["fields"][name] for o in seen])
+    questions = {o.get("question") for o in seen}
+    return {"fields": fields, "to_act": seen[0]["to_act"], "question": questions.pop() if len(questions) == 1 else None}
+
+
+def public_svg(state: State, seat: int | None = None, highlight: Iterable[str] = (), picked: str | None = None,
+               last: Iterable[str] = ()) -> str:
+    """The drawing a spectator sees (`seat` is not used: a spectator has none)."""
+    from .draw import board_facts, draw_svg, view_of
+
+    seen = public_view(state)
+    view = dataclasses.replace(view_of(state, None), fields=seen["fields"], to_act=seen["to_act"],
+                               question=seen["question"], watcher=SPECTATOR)
+    return draw_svg(state.board, view, board_facts(state), highlight, picked, last)
+
+
 def rule_line(game: Game, path: str) -> str:
     """`file:line` of a rule path, when the rule set says."""
     where = game.info.rules.get(path) or game.info.rules.get(f"actions.{path}")
@@ -181,9 +223,12 @@ def rule_line(game: Game, path: str) -> str:
 
 
 def payload(state: State, seat: int | None, moves_for_seat: bool, picked: str | None = None,
-            only: Sequence[str] | None = None, last: str | None = None) -> dict[str, Any]:
-    """The drawing of `state` for `seat` (None: the referee) and, when `moves_for_seat` and the
-    seat is the one to act, its legal moves (`only`: those clicked on) with the spots they name."""
+            only: Sequence[str] | None = None, last: str | None = None, public: bool = False) -> dict[str, Any]:
+    """The drawing of `state` for `seat` (None: the referee; `public`: a spectator, who sees only
+    what every seat sees) and, when `moves_for_seat` and the seat is the one to act, its legal
+    moves (`only`: those clicked on) with the spots they name."""
+    if public:
+        seat, moves_for_seat = None, False
     to_act = state.to_act()
     moves: list[str] = []
     spots: dict[str, list[str]] = {}
@@ -195,13 +240,13 @@ def payload(state: State, seat: int | None, moves_for_seat: bool, picked: str | 
     shown = list(only) if only is not None else moves
     info = state.game.info
     return {
-        "svg": render_svg(state, seat, spots if picked is None else (), picked,
-                          action_spots(state, [last]) if last is not None else ()),
+        "svg": (public_svg if public else render_svg)(state, seat, spots if picked is None else (), picked,
+                                                      action_spots(state, [last]) if last is not None else ()),
         "to_act": None if to_act is None else to_act + 1,
         "terminal": state.is_terminal(),
         "turn": state.turn,
         "phase": state.PHASES[state.phase],
-        "seat": REFEREE if seat is None else seat + 1,
+        "seat": SPECTATOR if public else REFEREE if seat is None else seat + 1,
         "moves": shown[:MAX_MOVES_SHOWN],
         "moves_total": len(shown),
         "spots": sorted(spots),
@@ -260,10 +305,21 @@ class PlaySession:
     played: list[Action] = field(default_factory=list)  # the moves of `history`, to show each seat its text
     forced: set[int] = field(default_factory=set)  # the moves of `history` played at once (`play_forced`)
     told: list[list[str]] = field(default_factory=list)  # what each move of `history` told everyone (State.told)
+    # Playing together (docs/web.md): the rule set as the server names it (its log's header), whether
+    # each person plays at a screen of their own by a secret link per seat (`links`, by role: `1` ...,
+    # `spectator`, `host`), the move count pages see (`version`), told to live pages through
+    # `changes` (its own lock: a page's stream never holds the game's), `closed` once dropped, and
+    # the log the game is saved in as it goes (api/savedgames.py).
+    name: str = ""
+    links: dict[str, str] = field(default_factory=dict)
+    version: int = 0
+    changes: threading.Condition = field(default_factory=threading.Condition, repr=False, compare=False)
+    closed: bool = False
+    saved: Any = None  # a savedgames.SavedLog, when the server saves its games
 
     @classmethod
     def start(cls, game: Game, players: int | None, seed: int, seats: Sequence[str],
-              options: Mapping[str, str] | None = None) -> PlaySession:
+              options: Mapping[str, str] | None = None, forced: bool = True) -> PlaySession:
         try:
             state = game.new_state(players, seed, options)
         except RulewrightError as exc:
@@ -283,9 +339,56 @@ class PlaySession:
             made = make_agents({k: spec}, seed)
             agents[k] = made.get(k) or RandomAgent(seat_agent_seed(seed, k))
             chosen.append(str(spec))
-        session = cls(game, state, chosen, seed, agents=agents)
-        session.play_forced()  # (the setup may ask a question with one answer)
+        session = cls(game, state, chosen, seed, agents=agents, name=game.info.ruleset)
+        if forced:
+            session.play_forced()  # (the setup may ask a question with one answer)
+            session.moved()
         return session
+
+    def replayed(self, moves: Sequence[tuple[int, str]]) -> None:
+        """Play again the moves of the game's saved log (checked first as `replay` checks a log:
+        api/savedgames.py), as they were played."""
+        for player, text in moves:
+            action = self.state.parse_action(text)
+            if action is None:
+                raise ViewError(f"`{printable(text, 80)}` is not a legal move where the log plays it")
+            self.state.apply(action, seat=player)
+            self.history.append((player, text))
+            self.played.append(action)
+            self.told.append(self.state.told())
+        self.moved()
+
+    def moved(self) -> None:
+        """After the moves of a request or an agent (the game's lock held): save the new moves,
+        then tell the live pages the version (the move count) the game is at."""
+        if self.saved is not None:
+            self.saved.write(self)
+        with self.changes:
+            self.version = len(self.history)
+            self.changes.notify_all()
+
+    def close(self) -> None:
+        """The game is dropped: its live pages are told, its log closed (it stays in its folder)."""
+        with self.changes:
+            self.closed = True
+            self.changes.notify_all()
+        if self.saved is not None:
+            self.saved.close()
+
+    def wait_moved(self, seen: int, seconds: float) -> tuple[int, bool]:
+        """Wait up to `seconds` for the game to move past version `seen` (or be dropped): its
+        version and whether it was dropped."""
+        with self.changes:
+            self.changes.wait_for(lambda: self.version != seen or self.closed, timeout=seconds)
+            return self.version, self.closed
+
+    def moves_since(self, version: int, seat: int | None) -> str:
+        """The moves played after `version`, as `seat` reads them: `P2 played ..., P3 played ...`."""
+        texts = self.history_for(seat, public=seat is None)
+        since = [f"P{p + 1} played {texts[k]}" for k, (p, _) in enumerate(self.history)][version:]
+        shown = since[-3:]
+        more = f"{len(since) - len(shown)} moves, then " if len(since) > len(shown) else ""
+        return more + ", ".join(shown)
 
     def viewable(self) -> list[int | None]:
         """The seats this game may be seen as: the human seats when there are any (a person at
@@ -318,6 +421,7 @@ class PlaySession:
         self.played.append(action)
         self.told.append(self.state.told())
         self.play_forced()
+        self.moved()
         return text
 
     def agent_move(self, seconds: float = AGENT_SECONDS) -> Callable[[], None] | None:
@@ -369,6 +473,7 @@ class PlaySession:
         self.played.append(action)
         self.told.append(self.state.told())
         self.play_forced()
+        self.moved()
         return None
 
     def play_forced(self) -> None:
@@ -394,18 +499,25 @@ class PlaySession:
             self.played.append(action)
             self.told.append(state.told())
 
-    def history_for(self, seat: int | None) -> list[str]:
-        """Each move so far as `seat` reads it now (None: the referee, who reads every text whole):
-        a move's `others_text:` for the seats that did not play it (State.move_text)."""
-        return [self.state.move_text(action, seat, p) for (p, _), action in zip(self.history, self.played, strict=True)]
+    def history_for(self, seat: int | None, public: bool = False) -> list[str]:
+        """Each move so far as `seat` reads it now (None: the referee, who reads every text whole;
+        `public`: a spectator, who reads each move as the seats that did not play it do): a move's
+        `others_text:` for the seats that did not play it (State.move_text)."""
+        n = self.state.num_players
+        return [self.state.move_text(action, (p + 1) % n if public else seat, p)
+                for (p, _), action in zip(self.history, self.played, strict=True)]
 
     def log_lines(self) -> list[str]:
         """The game as a log `rulewright replay` reads (its header, the moves, the final state)."""
         st = self.state
-        header = {"ruleset": self.game.info.ruleset, "players": st.num_players, "seed": self.seed,
-                  "options": dict(st.options)}
-        lines = [json.dumps(header)] + [json.dumps({"player": p, "action": a}) for p, a in self.history]
+        lines = [json.dumps(self.header())] + [json.dumps({"player": p, "action": a}) for p, a in self.history]
         return lines + [json.dumps({"final": st.to_json()})]
+
+    def header(self) -> dict[str, Any]:
+        """The header of its log, with its seats (as `play --log` writes them)."""
+        st = self.state
+        return {"ruleset": self.name or self.game.info.ruleset, "players": st.num_players, "seed": self.seed,
+                "options": dict(st.options), "seats": list(self.seats)}
 
 
 # -- scenarios -------------------------------------------------------------------------------------
@@ -532,10 +644,12 @@ class Sessions:
     `max_opened` files; files named on the command line stay."""
 
     def __init__(self, max_games: int = MAX_GAMES, max_opened: int = MAX_OPENED, idle: float = IDLE_SECONDS,
-                 finished: float = FINISHED_SECONDS) -> None:
+                 finished: float = FINISHED_SECONDS, folder: Any = None) -> None:
         self.lock = threading.Lock()
         self.max_games, self.max_opened, self.idle, self.finished = max_games, max_opened, idle, finished
         self.games: dict[str, PlaySession] = {}
+        self.tokens: dict[str, tuple[str, str]] = {}  # a game's secret link -> (its id, its role)
+        self.folder = folder  # the savedgames.GameFolder games are saved in as they go (None: not saved)
         self.replays: dict[str, tuple[str, Replay]] = {}
         self.scenarios: dict[str, tuple[str, list[ScenarioView]]] = {}
         self.opened: dict[str, float] = {}  # the replays and scenario files opened from the browser: last asked for
@@ -563,10 +677,46 @@ class Sessions:
                 self.opened[key] = time.monotonic()
             return self.scenarios.get(key)
 
-    def add_game(self, session: PlaySession) -> str:
-        key = self.new_id()
+    def access(self, token: str) -> tuple[PlaySession, str, int | None] | None:
+        """The game a link names, what it may do and its seat: `table` (the game's own id, for a
+        game played at one screen: its human seats, or every seat and the referee in a game of
+        agents), `seat` (one seat, seen and played by its own link), `spectator` or `host` (the
+        links' page: what every seat sees alike). None: no such game (a game played by links is
+        never reached by its id)."""
+        with self.lock:
+            found = self.games.get(token)
+            if found is not None:
+                if found.links:
+                    return None
+                found.touched = time.monotonic()
+                return found, "table", None
+            key, role = self.tokens.get(token, ("", ""))
+            found = self.games.get(key)
+            if found is None:
+                return None
+            found.touched = time.monotonic()
+            if role.isdigit():
+                return found, "seat", int(role) - 1
+            return found, role, None
+
+    def add_game(self, session: PlaySession, links: bool = False, key: str | None = None,
+                 tokens: Mapping[str, str] | None = None) -> str:
+        """Keep a game (under `key` and with the links `tokens` when resumed); with `links`, a
+        secret link per human seat, one for spectators and one for its host (`secrets.token_urlsafe`).
+        Saved in the folder, when there is one, from now on."""
+        key = key or self.new_id()
+        if tokens is not None:
+            session.links = dict(tokens)
+        elif links:
+            roles = [str(k + 1) for k, kind in enumerate(session.seats) if kind == HUMAN] + [SPECTATOR, "host"]
+            session.links = {role: secrets.token_urlsafe(24) for role in roles}
+        if self.folder is not None and session.saved is None:
+            with session.lock:
+                session.saved = self.folder.saved_log(key, session)
         with self.lock:
             self.games[key] = session
+            for role, token in session.links.items():
+                self.tokens[token] = (key, role)
             self._drop()
         return key
 
@@ -588,6 +738,12 @@ class Sessions:
                 self._drop()
         return key
 
+    def close(self) -> None:
+        """The server stops: every game's live pages are told, its log closed."""
+        with self.lock:
+            for session in self.games.values():
+                session.close()
+
     def drop(self) -> None:
         """Drop what has not been asked for in its time, and the oldest past the counts."""
         with self.lock:
@@ -602,9 +758,12 @@ class Sessions:
                           key=lambda k: (not self.games[k].state.is_terminal(), self.games[k].touched))
             dropped += kept[:len(kept) - self.max_games]
         for key in dropped:
-            job = self.games.pop(key).thinking
-            if job is not None:
-                job.cancel()  # (an agent's search not started yet is not run)
+            gone = self.games.pop(key)
+            for token in gone.links.values():
+                self.tokens.pop(token, None)
+            gone.close()  # (its live pages told, its log closed: a game not over is resumed at the next start)
+            if gone.thinking is not None:
+                gone.thinking.cancel()  # (an agent's search not started yet is not run)
         stale = [key for key, when in self.opened.items() if now - when > self.idle]
         excess = sorted(self.opened, key=self.opened.__getitem__)[:max(0, len(self.opened) - self.max_opened)]
         for key in {*stale, *excess}:

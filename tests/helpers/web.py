@@ -22,4 +22,9 @@ class PageClient(Client):
 
 
 def api(client: Client, path: str, body: dict[str, object] | None = None) -> TestResponse:
+    """A GET, or a POST of `body`; a move without its `version` (the move count the page saw) is
+    sent with the game's version now, as a page that has just looked sends it."""
+    if body is not None and path.endswith("/move") and "version" not in body:
+        looked = client.get(f"{path.removesuffix('/move')}?seat={body.get('seat', '')}").json or {}
+        body = {**body, "version": looked.get("version")}
     return client.get(path) if body is None else client.post(path, json=body)

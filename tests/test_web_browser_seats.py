@@ -1,0 +1,144 @@
+"""Two people play one game from two machines (issue 39, item 4): two headless Chromium sessions,
+each opening its own seat's secret link of a Yellow & Yangtze game (whose racks only their owner
+sees). Each page shows its own rack and never the other's (page text and DOM checked against the
+server's truth); each page updates by itself when the other seat moves (no reload: the live
+stream, api/webui/live.js); a third tab of P1's, whose live stream is cut, is refused its move
+with the reason. No JavaScript error in either console (the one 409 answer of the stale move,
+which Chromium notes as a failed load, is the test's own doing and the only one allowed)."""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rulewright.viewer import PlaySession
+from rulewright.web import WebApp, make_app, make_server
+from tests.helpers.browser import console_errors, missing_browser, start_chromium, stop, wait
+
+if (why := missing_browser()) is not None:
+    pytest.skip(why, allow_module_level=True)
+pytest.importorskip("selenium", reason="selenium is not installed: pip install -e '.[dev]'")
+from selenium.webdriver.common.by import By  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[tuple[str, WebApp]]:
+    app, _ = make_app(None)
+    httpd = make_server("127.0.0.1", 0, app)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_port}", app
+    app.close()  # (the live streams end)
+    httpd.shutdown()
+    httpd.server_close()
+    thread.join(5)
+
+
+@pytest.fixture(scope="module")
+def two_browsers() -> Iterator[tuple[Any, Any]]:
+    started: list[tuple[Any, str]] = []
+    try:
+        for _ in range(2):
+            started.append(start_chromium())
+    except Exception as exc:  # noqa: BLE001 - a browser that cannot start: say so, skip
+        for driver, profile in started:
+            stop(driver, profile)
+        pytest.skip(f"Chromium did not start ({type(exc).__name__}: {str(exc).splitlines()[0]})")
+    yield started[0][0], started[1][0]
+    for driver, profile in started:
+        stop(driver, profile)
+
+
+def history(driver: Any) -> int:
+    return len(driver.find_elements(By.CSS_SELECTOR, "#history li"))
+
+
+def board_text(driver: Any) -> str:
+    return str(driver.execute_script("return document.getElementById('board').textContent"))
+
+
+def stale_refusal(message: str) -> bool:
+    return "/move" in message and "409" in message
+
+
+def test_two_browsers_play_one_game_by_their_seat_links(server: tuple[str, WebApp], two_browsers: tuple[Any, Any],
+                                                        tmp_path: Path) -> None:
+    base, app = server
+    one, two = two_browsers
+    one.get(f"{base}/new?ruleset=yellow-yangtze")
+    one.find_element(By.ID, "seat2").clear()
+    one.find_element(By.ID, "seat2").send_keys("human")
+    one.find_element(By.ID, "seed").clear()
+    one.find_element(By.ID, "seed").send_keys("3")
+    one.find_element(By.ID, "links").click()
+    one.find_element(By.ID, "start").click()
+    wait(one, lambda d: d.find_elements(By.CSS_SELECTOR, "#seat-links a.seat-link"), "the host page lists the links")
+    links = [a.get_attribute("href") for a in one.find_elements(By.CSS_SELECTOR, "#seat-links a.seat-link")]
+    assert len(links) == 2 and links[0] != links[1]
+    session: PlaySession = next(s for s in app.sessions.games.values() if s.links)
+    one.get(links[0])
+    two.get(links[1])
+    for driver in (one, two):
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#board svg"), "the board is drawn")
+
+    def check_hands() -> None:
+        """Each page shows its own rack, and no tile of the other's rack (the tiles are named by id
+        in a rack: a name seen on the board is left out)."""
+        racks = [set(session.state.observation(p)["fields"]["rack"][p]) for p in range(2)]
+        on_board = set(re.findall(r"tile\d+", board_text_of(session)))
+        for p, driver in enumerate((one, two)):
+            text, source = board_text(driver), driver.page_source
+            mine, theirs = racks[p] - on_board, racks[1 - p] - on_board
+            assert mine and all(t in text for t in mine), (p, mine)
+            leaked = [t for t in theirs if re.search(rf"\b{t}\b", text) or re.search(rf"\b{t}\b", source)]
+            assert not leaked, (p, leaked)
+            seat = driver.find_element(By.CSS_SELECTOR, f'#board g.player[data-seat="{2 - p}"]').text
+            assert "rack: hidden" in seat
+
+    check_hands()
+    # P1 has a second tab, whose live stream is cut: it will not hear of the moves
+    first_tab = one.current_window_handle
+    one.switch_to.new_window("tab")
+    one.get(links[0])
+    wait(one, lambda d: d.find_elements(By.CSS_SELECTOR, "#moves button"), "P1's moves in the second tab")
+    one.execute_script("live.close()")
+    stale_tab = one.current_window_handle
+    one.switch_to.window(first_tab)
+    # P1 moves; P2's page shows it by itself
+    wait(one, lambda d: d.find_elements(By.CSS_SELECTOR, "#moves button"), "P1's moves")
+    one.find_elements(By.CSS_SELECTOR, "#moves button")[0].click()
+    wait(one, lambda d: history(d) == 1, "P1's move is played")
+    wait(two, lambda d: history(d) == 1, "P2's page shows P1's move without a reload")
+    while session.state.to_act() == 0 and not session.state.is_terminal():  # (P1's move may ask more of P1)
+        before = history(one)
+        wait(one, lambda d: d.find_elements(By.CSS_SELECTOR, "#moves button"), "P1's next answer")
+        one.find_elements(By.CSS_SELECTOR, "#moves button")[0].click()
+        wait(two, lambda d, n=before: history(d) > n, "P2's page follows")
+    wait(two, lambda d: d.find_elements(By.CSS_SELECTOR, "#moves button"), "P2's moves appear on P2's page")
+    before = history(one)
+    two.find_elements(By.CSS_SELECTOR, "#moves button")[0].click()
+    wait(one, lambda d, n=before: history(d) > n, "P1's page shows P2's move without a reload")
+    check_hands()
+    # the stale tab still shows the first position, and its move is refused with the reason
+    one.switch_to.window(stale_tab)
+    assert history(one) == 0
+    one.find_elements(By.CSS_SELECTOR, "#moves button")[0].click()
+    wait(one, lambda d: "the game moved on" in d.find_element(By.ID, "message").text, "the stale move is refused")
+    message = one.find_element(By.ID, "message").text
+    assert "P1 played" in message and "look again" in message and "P2 played" in message
+    assert history(one) == 0  # (nothing was played from it)
+    one.save_screenshot(str(tmp_path / "stale-tab.png"))
+    assert console_errors(one, stale_refusal) == []
+    assert console_errors(two) == []
+
+
+def board_text_of(session: PlaySession) -> str:
+    """The referee's drawing's text: where a tile's name shows on the board (a rack's tile is not there)."""
+    from rulewright.draw import render_svg
+
+    return re.sub(r'<g class="player".*?</g>', "", render_svg(session.state, None), flags=re.S)

@@ -36,7 +36,7 @@ function setViewerOptions(values) {
   const before = viewerEl.value;
   viewerEl.replaceChildren();
   for (const v of values) {
-    const o = el("option", v === "referee" ? "referee (sees all)" : "P" + v);
+    const o = el("option", v === "referee" ? "referee (sees all)" : v === "spectator" ? "spectator" : "P" + v);
     o.value = String(v);
     viewerEl.appendChild(o);
   }
@@ -78,7 +78,7 @@ function drawBoard(data) {
       + (together.length > 1 ? together.map(p => "P" + p).join(", ") + " choose at once" : "P" + data.to_act + " to act")
       + (data.chosen ? " (you chose " + data.chosen + ")" : "");
   }
-  statusEl.textContent = text + " — seen as " + (data.seat === "referee" ? "referee" : "P" + data.seat);
+  statusEl.textContent = text + " — seen as " + (typeof data.seat === "number" ? "P" + data.seat : data.seat);
 }
 
 // -- play ------------------------------------------------------------------------------------------

@@ -31,6 +31,7 @@ from .terminal import printable
 MAX_STATE_FILE = 16 << 20  # a saved state read: the largest bundled game's is a few KiB
 MAX_MOVES_SHOWN = 400  # legal moves listed at once (Yellow & Yangtze offers about 500 at times)
 REFEREE = "referee"
+STOPPED = "the server stopped"  # (a live page then waits for it to start again: its game comes back, if saved)
 SPECTATOR = "spectator"  # a link that sees only what every seat sees (docs/web.md, "Playing together")
 # What an agent of a game played in the browser may be asked (docs/web.md, "Limits"): its
 # iterations and the moves of a play-out, and the time a move's search may take (it then plays
@@ -314,7 +315,7 @@ class PlaySession:
     links: dict[str, str] = field(default_factory=dict)
     version: int = 0
     changes: threading.Condition = field(default_factory=threading.Condition, repr=False, compare=False)
-    closed: bool = False
+    closed: str | None = None  # why its live pages were let go: dropped, or the server stopping
     saved: Any = None  # a savedgames.SavedLog, when the server saves its games
 
     @classmethod
@@ -367,19 +368,20 @@ class PlaySession:
             self.version = len(self.history)
             self.changes.notify_all()
 
-    def close(self) -> None:
-        """The game is dropped: its live pages are told, its log closed (it stays in its folder)."""
+    def close(self, why: str = "the game was dropped") -> None:
+        """The game is dropped (or the server stops): its live pages are told why, its log closed
+        (it stays in its folder)."""
         with self.changes:
-            self.closed = True
+            self.closed = why
             self.changes.notify_all()
         if self.saved is not None:
             self.saved.close()
 
-    def wait_moved(self, seen: int, seconds: float) -> tuple[int, bool]:
-        """Wait up to `seconds` for the game to move past version `seen` (or be dropped): its
-        version and whether it was dropped."""
+    def wait_moved(self, seen: int, seconds: float) -> tuple[int, str | None]:
+        """Wait up to `seconds` for the game to move past version `seen` (or be let go): its
+        version and why it was let go (None: it was not)."""
         with self.changes:
-            self.changes.wait_for(lambda: self.version != seen or self.closed, timeout=seconds)
+            self.changes.wait_for(lambda: self.version != seen or self.closed is not None, timeout=seconds)
             return self.version, self.closed
 
     def moves_since(self, version: int, seat: int | None) -> str:
@@ -742,7 +744,7 @@ class Sessions:
         """The server stops: every game's live pages are told, its log closed."""
         with self.lock:
             for session in self.games.values():
-                session.close()
+                session.close(STOPPED)
 
     def drop(self) -> None:
         """Drop what has not been asked for in its time, and the oldest past the counts."""

@@ -677,8 +677,8 @@ class EventStream:
             if left <= 0:
                 return
             version, closed = s.wait_moved(seen, min(app.keepalive, left))
-            if closed:
-                yield b"event: gone\ndata: the game was dropped\n\n"
+            if closed is not None:
+                yield f"event: gone\ndata: {closed}\n\n".encode()
                 return
             if version != seen:
                 seen = version

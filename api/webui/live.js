@@ -15,9 +15,16 @@ const live = (() => {
     return typeof lastPlay !== "undefined" && lastPlay && typeof lastPlay.version === "number" ? lastPlay.version : -1;
   }
 
-  function note(text) {
-    const status = document.getElementById("live");
-    if (status) status.textContent = text;
+  function note(text) {  // a line under the status bar, when the stream is not live
+    let line = document.getElementById("live");
+    const status = document.getElementById("status");
+    if (!line && status) {
+      line = document.createElement("div");
+      line.id = "live";
+      line.className = "live";
+      status.after(line);
+    }
+    if (line) line.textContent = text;
   }
 
   async function offerEnd() {
@@ -77,12 +84,16 @@ const live = (() => {
     if (source) return;
     source = new EventSource(base + "/events");
     source.addEventListener("version", (e) => {
-      note("live");
+      note("");
       moved(parseInt(e.data, 10));
     });
-    source.addEventListener("gone", () => {
+    source.addEventListener("gone", (e) => {
+      if (e.data === "the server stopped") {  // (the browser reconnects by itself: a saved game comes back)
+        note("the server stopped: this page goes on when it starts again");
+        return;
+      }
       close();
-      note("the server no longer keeps this game (it comes back when the server starts again, if saved): reload later");
+      note("the server no longer keeps this game (a saved game comes back when the server starts again): reload later");
     });
     source.addEventListener("error", () => note("reconnecting..."));
   }

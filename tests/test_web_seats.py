@@ -160,12 +160,12 @@ def test_a_hidden_move_is_named_to_the_stale_page_as_its_seat_reads_it(client: C
     links = links_game(client, "chang-cheng/two-player", ["human", "human"])
     session = next(iter(client.application.sessions.games.values()))  # type: ignore[attr-defined]
     for _ in range(40):
-        to_act = session.state.to_act()
-        data = view(client, links[str(to_act + 1)]).json
-        text = data["moves"][0]
-        assert move(client, links[str(to_act + 1)], str(to_act + 1), text, data["version"]).status_code == 200
+        to_act, version = session.state.to_act(), session.version
+        text = str(session.state.legal_actions(to_act)[0])
+        with session.lock:  # (played on the session: the views through links are tested above)
+            assert session.play(to_act, text) is None
         other = str(2 - to_act)
-        refused = move(client, links[other], other, "x", data["version"]).json["illegal"]["why"]
+        refused = move(client, links[other], other, "x", version).json["illegal"]["why"]
         seen = session.history_for(int(other) - 1)[-1]
         assert refused.endswith(f"played {seen}; look again")
         if seen != text:  # a move the other seat reads hidden: the reason hides it as well
@@ -433,6 +433,14 @@ def test_a_real_server_streams_each_move_to_every_live_page_and_bounds_them() ->
         status, _ = request(app, "POST", f"/api/game/{links['1']}/move",
                             {"seat": "1", "text": data["moves"][0], "version": 0})
         assert status == 200
+        # over the network too: a stale move is a 409 with its reason, another seat's move a 403
+        status, body = request(app, "POST", f"/api/game/{links['1']}/move",
+                               {"seat": "1", "text": data["moves"][1], "version": 0})
+        assert status == 409 and body["illegal"]["why"].startswith("the game moved on: P1 played")
+        status, body = request(app, "POST", f"/api/game/{links['1']}/move", {"seat": "2", "text": "x", "version": 1})
+        assert status == 403 and "this link is P1's" in body["error"]
+        status, body = request(app, "GET", f"/api/game/{links['spectator']}?seat=2")
+        assert status == 403
         for conn, r in streams:  # every page is told at once
             assert next_event(r) == [b"event: version\n", b"data: 1\n"]
             r.close()  # (the page goes: its socket closed)
@@ -442,3 +450,15 @@ def test_a_real_server_streams_each_move_to_every_live_page_and_bounds_them() ->
                 break
             time.sleep(0.05)
         assert app.streams == {}
+
+
+def test_serve_s_games_folder_is_checked_in_one_line(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["serve", "--no-save", "--games", str(tmp_path)])
+    assert result.exit_code == 1 and "--games and --no-save cannot be given together" in result.output
+    a_file = tmp_path / "not-a-folder"
+    a_file.write_text("x")
+    result = CliRunner().invoke(cli, ["serve", "--port", "0", "--games", str(a_file)])
+    assert result.exit_code == 2 and "is a file" in result.output, result.output
+    result = CliRunner().invoke(cli, ["serve", "--port", "0", "--games", str(a_file / "games")])
+    assert result.exit_code == 1 and "cannot make the games folder" in result.output, result.output
+    assert "Traceback" not in result.output

@@ -2,9 +2,10 @@
 each opening its own seat's secret link of a Yellow & Yangtze game (whose racks only their owner
 sees). Each page shows its own rack and never the other's (page text and DOM checked against the
 server's truth); each page updates by itself when the other seat moves (no reload: the live
-stream, api/webui/live.js); a third tab of P1's, whose live stream is cut, is refused its move
-with the reason. No JavaScript error in either console (the one 409 answer of the stale move,
-which Chromium notes as a failed load, is the test's own doing and the only one allowed)."""
+stream, api/webui/live.js), as does a spectator's, which sees neither rack; a third tab of P1's,
+whose live stream is cut, is refused its move with the reason. No JavaScript error in either
+console (the one 409 answer of the stale move, which Chromium notes as a failed load, is the
+test's own doing and the only one allowed)."""
 
 from __future__ import annotations
 
@@ -80,6 +81,7 @@ def test_two_browsers_play_one_game_by_their_seat_links(server: tuple[str, WebAp
     wait(one, lambda d: d.find_elements(By.CSS_SELECTOR, "#seat-links a.seat-link"), "the host page lists the links")
     links = [a.get_attribute("href") for a in one.find_elements(By.CSS_SELECTOR, "#seat-links a.seat-link")]
     assert len(links) == 2 and links[0] != links[1]
+    spectator = one.find_element(By.ID, "spectator-link").get_attribute("href")
     session: PlaySession = next(s for s in app.sessions.games.values() if s.links)
     one.get(links[0])
     two.get(links[1])
@@ -124,6 +126,20 @@ def test_two_browsers_play_one_game_by_their_seat_links(server: tuple[str, WebAp
     two.find_elements(By.CSS_SELECTOR, "#moves button")[0].click()
     wait(one, lambda d, n=before: history(d) > n, "P1's page shows P2's move without a reload")
     check_hands()
+    # a spectator's page: both racks hidden, no move, and it follows the game too
+    seat_tab = two.current_window_handle
+    two.switch_to.new_window("tab")
+    two.get(spectator)
+    wait(two, lambda d: "seen by a spectator" in board_text(d), "the spectator's board")
+    assert board_text(two).count("rack: hidden") == 2 and not two.find_elements(By.CSS_SELECTOR, "#moves button")
+    watching, before = two.current_window_handle, history(two)
+    mover = one if session.state.to_act() == 0 else two
+    if mover is two:
+        two.switch_to.window(seat_tab)
+    wait(mover, lambda d: d.find_elements(By.CSS_SELECTOR, "#moves button"), "the moves of the seat to act")
+    mover.find_elements(By.CSS_SELECTOR, "#moves button")[0].click()
+    two.switch_to.window(watching)
+    wait(two, lambda d, n=before: history(d) > n, "the spectator's page follows the move")
     # the stale tab still shows the first position, and its move is refused with the reason
     one.switch_to.window(stale_tab)
     assert history(one) == 0

@@ -199,7 +199,10 @@ def public_view(state: State) -> dict[str, Any]:
     field and item by item; a field some seat does not see at all is left out."""
     seen = [state.observation(p) for p in range(state.num_players)]
     fields: dict[str, Any] = {}
+    shown_all = {f.name for f in state.FIELDS if f.visible in ("all", "size")}
     for name in seen[0]["fields"]:
+        if len(seen) == 1 and name not in shown_all:  # (one seat alone: what it sees of its own is not public)
+            continue
         if all(name in o["fields"] for o in seen):
             fields[name] = _common([o["fields"][name] for o in seen])
     questions = {o.get("question") for o in seen}

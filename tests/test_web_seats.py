@@ -29,8 +29,9 @@ import rulewright
 from rulewright.cli import cli
 from rulewright.replay import replay_log
 from rulewright.runtime.state import HIDDEN
-from rulewright.viewer import public_view
+from rulewright.viewer import public_svg, public_view
 from rulewright.web import TOKEN_HEADER, WebApp, make_app, make_server
+from tests.helpers.hidden import perturbations
 from tests.helpers.web import PageClient
 
 
@@ -130,6 +131,37 @@ def test_a_spectator_sees_only_what_every_seat_sees(client: Client) -> None:
     other = links_game(client, "china-cornett", ["human", "human"])
     assert view(client, other["1"]).json["ruleset"] == "china-cornett"
     assert view(client, links["1"]).json["ruleset"] == "yellow-yangtze"
+
+
+@pytest.mark.parametrize("ruleset", ["mandarin", "yellow-yangtze"])
+def test_a_spectator_s_drawing_never_shows_what_any_seat_may_not_see(ruleset: str) -> None:
+    """Changing anything one seat may not see (tests/helpers/hidden.py's perturbations) leaves the
+    spectator's drawing byte for byte as it was; a change every seat sees shows (the test's teeth)."""
+    spectator_sees_nothing_hidden(ruleset)
+
+
+def test_a_spectator_s_drawing_never_shows_chang_cheng_s_face_down_cards() -> None:
+    """As above, for Chang Cheng's cards laid face down (seconds: `slow`)."""
+    spectator_sees_nothing_hidden("chang-cheng")
+
+
+def spectator_sees_nothing_hidden(ruleset: str) -> None:
+    state = rulewright.load(ruleset).new_state(seed=4)
+    chance = random.Random(9)
+    for _ in range(30):
+        if not state.is_terminal():
+            state.apply(chance.choice(state.legal_actions()))
+    before = public_svg(state)
+    hidden = seen = 0
+    for seat in range(state.num_players):
+        for what, changed, sees in perturbations(state, seat):
+            if sees:
+                if seat == 0 and all(changed.observation(p) != state.observation(p) for p in range(state.num_players)):
+                    seen += public_svg(changed) != before
+                continue
+            assert public_svg(changed) == before, f"{ruleset}: the spectator's drawing shows {what}"
+            hidden += 1
+    assert hidden > 0 and seen > 0
 
 
 def test_a_move_on_a_board_the_game_has_left_is_refused_with_the_moves_it_missed(client: Client) -> None:

@@ -494,3 +494,33 @@ def test_serve_s_games_folder_is_checked_in_one_line(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["serve", "--port", "0", "--games", str(a_file / "games")])
     assert result.exit_code == 1 and "cannot make the games folder" in result.output, result.output
     assert "Traceback" not in result.output
+
+
+def test_serve_takes_up_a_saved_game_after_a_restart(tmp_path: Path) -> None:
+    """`rulewright serve --games DIR` in a process of its own: the game saved by a server that
+    stopped is taken up, its page printed, and its seat's link works on the new server."""
+    import subprocess
+    import sys
+
+    folder = tmp_path / "games"
+    app, _ = make_app(None, folder)
+    links = links_game(PageClient(app), "china-cornett", ["human", "human"])
+    data = view(PageClient(app), links["1"]).json
+    assert move(PageClient(app), links["1"], "1", data["moves"][0], 0).status_code == 200
+    app.close()
+    server = subprocess.Popen([sys.executable, "-m", "rulewright", "serve", "--port", "0", "--games", str(folder)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        lines = [server.stdout.readline() for _ in range(3)]
+        assert lines[0].startswith(f"games saved in {folder}; 1 taken up again:"), lines
+        assert "china-cornett, 1 move: http://127.0.0.1:" in lines[1] and lines[1].rstrip().endswith(links["host"])
+        port = int(re.findall(r"127\.0\.0\.1:(\d+)/", lines[2])[0])
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        conn.request("GET", f"/api/game/{links['2']}")
+        answer = json.loads(conn.getresponse().read())
+        conn.close()
+        assert answer["version"] == 1 and answer["to_act"] == 2 and answer["moves"]
+    finally:
+        server.terminate()  # (the process this test started, by its handle)
+        server.communicate(timeout=10)

@@ -10,7 +10,7 @@ import click
 from ..runtime.errors import RulewrightError
 from ..terminal import printable
 from ..viewer import ViewError
-from .shared import CliError, WholeNumber
+from .shared import CliError, WholeNumber, plural
 
 
 @click.command("serve")
@@ -54,13 +54,18 @@ def command(source: str | None, host: str, port: int, games: Path | None, no_sav
 
     for problem in app.problems:
         click.echo(f"warning: {problem}", err=True)
+    shown_host = f"[{host}]" if ":" in host else host
     if folder is not None:
-        resumed = len(app.sessions.games)
-        click.echo(f"games saved in {printable(str(folder))}" + (f" ({resumed} resumed)" if resumed else ""))
+        resumed = app.sessions.games
+        again = f"; {len(resumed)} taken up again:" if resumed else ""
+        click.echo(f"games saved in {printable(str(folder))}{again}")
+        for key, s in resumed.items():  # (its page: the links' page of a game played by links)
+            page = s.links.get("host", key)
+            click.echo(f"  {printable(s.name, 60)}, {plural(len(s.history), 'move')}: "
+                       f"http://{shown_host}:{server.server_port}/game/{page}")
     if host in WILDCARDS or host not in ("127.0.0.1", "localhost", "::1"):
         click.echo(f"warning: listening on {host}: other machines may reach this board and its games "
                    "(a game started with a link per seat is seen by each link as that seat only)", err=True)
-    shown_host = f"[{host}]" if ":" in host else host
     click.echo(f"rulewright web board at http://{shown_host}:{server.server_port}{start}  (Ctrl-C stops it)")
     sys.stdout.flush()
     try:

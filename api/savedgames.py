@@ -139,20 +139,35 @@ class GameFolder:
         found: list[tuple[str, PlaySession]] = []
         for path in logs:
             key = path.name.removesuffix(".jsonl")
-            if not GAME_ID.fullmatch(key):
-                continue  # (not a file the server wrote: left alone)
+            if not GAME_ID.fullmatch(key) or _finished(path):
+                continue  # (not a file the server wrote, or a finished game's log, kept for `replay`)
+            if len(found) == MAX_RESUMED:
+                problems.append(f"skipped {printable(str(path))}: {MAX_RESUMED} games are taken up at most")
+                continue
             try:
                 session = resume_game(path, loader)
             except ViewError as exc:
                 problems.append(f"skipped {exc}")
                 continue
-            if session is None:
-                continue  # (a finished game: its log stays, for `replay`)
-            if len(found) == MAX_RESUMED:
-                problems.append(f"skipped {printable(str(path))}: {MAX_RESUMED} games are resumed at most")
-                continue
-            found.append((key, session))
+            if session is not None:
+                found.append((key, session))
         return found, problems
+
+
+def _finished(path: Path) -> bool:
+    """Whether a saved log ends with its final state (the server writes it at the game's end
+    only): read from its end, so that a folder of finished games is not replayed at each start."""
+    from .replay import MAX_LOG_LINE
+
+    try:
+        with open_regular(path, None, "game log") as handle:
+            size = handle.seek(0, os.SEEK_END)
+            handle.seek(max(0, size - MAX_LOG_LINE))
+            tail = handle.read(MAX_LOG_LINE)
+    except (OSError, RefusedFile):
+        return False  # (said when it is read: resume_game)
+    lines = tail.rstrip(b"\n").rsplit(b"\n", 1)
+    return lines[-1].startswith(b'{"final"')
 
 
 def _mtime(path: Path) -> float:

@@ -524,3 +524,18 @@ def test_serve_takes_up_a_saved_game_after_a_restart(tmp_path: Path) -> None:
     finally:
         server.terminate()  # (the process this test started, by its handle)
         server.communicate(timeout=10)
+
+
+def test_the_games_taken_up_at_a_start_are_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rulewright import savedgames
+
+    folder = tmp_path / "games"
+    app, _ = make_app(None, folder)
+    for seed in (1, 2, 3):
+        links_game(PageClient(app), "china-cornett", ["human", "human"], seed=seed)
+    app.close()
+    monkeypatch.setattr(savedgames, "MAX_RESUMED", 2)
+    again, _ = make_app(None, folder)
+    assert len(again.sessions.games) == 2 and len(again.problems) == 1
+    assert "2 games are taken up at most" in again.problems[0]
+    again.close()

@@ -638,6 +638,7 @@ def _jsonable(value: Any) -> Any:
 MAX_GAMES = 32
 MAX_OPENED = 8
 IDLE_SECONDS = 3600.0
+MAX_DORMANT = 1024  # links remembered of saved games dropped unfinished
 FINISHED_SECONDS = 600.0
 
 
@@ -655,6 +656,10 @@ class Sessions:
         self.games: dict[str, PlaySession] = {}
         self.tokens: dict[str, tuple[str, str]] = {}  # a game's secret link -> (its id, its role)
         self.folder = folder  # the savedgames.GameFolder games are saved in as they go (None: not saved)
+        # The links of the saved games dropped unfinished (at most MAX_DORMANT, the oldest forgotten
+        # first): a request through one takes its game up again from its log (`revive`).
+        self.dormant: dict[str, str] = {}
+        self.reviving = threading.Lock()
         self.replays: dict[str, tuple[str, Replay]] = {}
         self.scenarios: dict[str, tuple[str, list[ScenarioView]]] = {}
         self.opened: dict[str, float] = {}  # the replays and scenario files opened from the browser: last asked for
@@ -766,6 +771,11 @@ class Sessions:
             gone = self.games.pop(key)
             for token in gone.links.values():
                 self.tokens.pop(token, None)
+            if gone.saved is not None and not gone.state.is_terminal():
+                for token in gone.links.values() if gone.links else [key]:
+                    self.dormant[token] = key
+                while len(self.dormant) > MAX_DORMANT:
+                    del self.dormant[next(iter(self.dormant))]
             gone.close()  # (its live pages told, its log closed: a game not over is resumed at the next start)
             if gone.thinking is not None:
                 gone.thinking.cancel()  # (an agent's search not started yet is not run)

@@ -305,10 +305,47 @@ class WebApp:
     def play_session(self, key: str) -> tuple[PlaySession, str, int | None]:
         """The game a link names, its role and its seat (Sessions.access)."""
         found = self.sessions.access(key)
+        if found is None and self.revive(key):
+            found = self.sessions.access(key)
         if found is None:
-            raise NotFound("no such game (a link of another server, mistyped, or a game dropped after it "
-                           "was not played for a while: a saved game comes back when the server starts again)")
+            raise NotFound("no such game (a link of another server, mistyped, or a game not saved that was "
+                           "dropped after it was not played for a while)")
         return found
+
+    def revive(self, token: str) -> bool:
+        """Take up again, from its log, the saved game a link of a game dropped unfinished names
+        (Sessions.dormant); one at a time. Whether it was."""
+        from .savedgames import reopen, resume_game
+
+        sessions = self.sessions
+        with sessions.reviving:
+            with sessions.lock:
+                key = sessions.dormant.get(token)
+                if key is None or sessions.folder is None:
+                    return key is not None and key in sessions.games
+                if key in sessions.games:
+                    return True
+            path = sessions.folder.path / f"{key}.jsonl"
+            try:
+                session = resume_game(path, self.served_game)
+            except ViewError:
+                session = None
+            with sessions.lock:
+                for t in [t for t, k in sessions.dormant.items() if k == key]:
+                    del sessions.dormant[t]
+            if session is None:
+                return False
+            session.saved = reopen(path, session)
+            sessions.add_game(session, key=key, tokens=session.links or None)
+            return True
+
+    def served_game(self, name: object, path: Path) -> Game:
+        """The game a saved log's header names: one this server offers, by the name it offers it."""
+        if not isinstance(name, str) or name not in self.games:
+            from .terminal import printable
+
+            raise ViewError(f"`{printable(str(name), 80)}` is not a rule set this server offers")
+        return self.game(name)
 
     def players(self, game: Game, text: str | None) -> int:
         """The player count asked for, one the rule set is played by (else a 400 saying which)."""
@@ -785,14 +822,7 @@ def save_games(app: WebApp, path: Path) -> None:
     folder = GameFolder(path)
     app.sessions.folder = folder
 
-    def loader(name: object, path: Path) -> Game:
-        if not isinstance(name, str) or name not in app.games:
-            from .terminal import printable
-
-            raise ViewError(f"`{printable(str(name), 80)}` is not a rule set this server offers")
-        return app.game(name)
-
-    found, app.problems = folder.resume(loader)
+    found, app.problems = folder.resume(app.served_game)
     for key, session in found:
         session.saved = reopen(folder.path / f"{key}.jsonl", session)
         app.sessions.add_game(session, key=key, tokens=session.links or None)

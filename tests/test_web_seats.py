@@ -539,3 +539,29 @@ def test_the_games_taken_up_at_a_start_are_bounded(tmp_path: Path, monkeypatch: 
     assert len(again.sessions.games) == 2 and len(again.problems) == 1
     assert "2 games are taken up at most" in again.problems[0]
     again.close()
+
+
+def test_a_saved_game_dropped_for_idleness_comes_back_through_its_links(tmp_path: Path) -> None:
+    app, _ = make_app(None, tmp_path / "games")
+    client = PageClient(app)
+    links = links_game(client, "china-cornett", ["human", "human"])
+    table = client.post("/new", data={"ruleset": "china-cornett", "players": "2", "seat1": "human",
+                                      "seat2": "human"}).headers["Location"].removeprefix("/game/")
+    data = view(client, links["1"]).json
+    assert move(client, links["1"], "1", data["moves"][0], 0).status_code == 200
+    before = view(client, links["2"]).json
+    app.sessions.idle = 0.0
+    time.sleep(0.01)
+    app.sessions.drop()
+    assert app.sessions.games == {}
+    app.sessions.idle = 3600.0
+    after = view(client, links["2"]).json  # taken up again from its log
+    assert after["history"] == before["history"] and after["version"] == 1
+    assert view(client, links["1"], "2").status_code == 403  # (its links, each still its own seat)
+    assert view(client, table, "1").status_code == 200
+    assert view(client, "A" * 32, "1").status_code == 404
+    second = view(client, links["2"]).json
+    assert move(client, links["2"], "2", second["moves"][0], 1).status_code == 200  # and its log goes on
+    key = next(k for k, s in app.sessions.games.items() if s.links)
+    assert replay_log(tmp_path / "games" / f"{key}.jsonl", need_final=False) == (2, False)
+    app.close()

@@ -93,7 +93,7 @@ const live = (() => {
         return;
       }
       close();
-      note("the server no longer keeps this game (a saved game comes back when the server starts again): reload later");
+      note("the server let this game go, as it was not played for a while: reload the page to take it up again");
     });
     source.addEventListener("error", () => note("reconnecting..."));
   }

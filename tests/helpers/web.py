@@ -28,3 +28,24 @@ def api(client: Client, path: str, body: dict[str, object] | None = None) -> Tes
         looked = client.get(f"{path.removesuffix('/move')}?seat={body.get('seat', '')}").json or {}
         body = {**body, "version": looked.get("version")}
     return client.get(path) if body is None else client.post(path, json=body)
+
+
+def words(text: str) -> set[str]:
+    """The words of a drawing's text (its labels and tooltips), whatever the rule set's look."""
+    import re
+
+    return set(re.findall(r"[\w-]+", text))
+
+
+def drawing_words(svg: str) -> set[str]:
+    """The words of an SVG drawing's text (as a page's `textContent` reads it)."""
+    import xml.etree.ElementTree as ET
+
+    return words(" ".join(ET.fromstring(svg).itertext()))
+
+
+def private_words(views: list[str]) -> list[set[str]]:
+    """For the drawings of the seats (P1 first), the words each seat's drawing holds and no other's:
+    what only that seat is shown (its hand, as the look draws it)."""
+    sets = [drawing_words(v) for v in views]
+    return [s - set().union(*(o for k, o in enumerate(sets) if k != p)) for p, s in enumerate(sets)]

@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 
 from rulewright.draw import render_svg
-from rulewright.viewer import PlaySession
+from rulewright.viewer import PlaySession, public_svg
 from rulewright.web import WebApp, make_app, make_server
 from tests.helpers.browser import console_errors, missing_browser, start_chromium, stop, wait
-from tests.helpers.web import private_words, words
+from tests.helpers.web import drawing_texts, private_words, words
 
 if (why := missing_browser()) is not None:
     pytest.skip(why, allow_module_level=True)
@@ -95,11 +95,14 @@ def test_two_browsers_play_one_game_by_their_seat_links(server: tuple[str, WebAp
         wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#board svg"), "the board is drawn")
 
     def check_hands() -> None:
-        """Each page shows what its seat's drawing shows and no other seat's does (its own rack,
-        however the rule set's look draws it), and nothing only the other seat's drawing shows."""
-        private = private_words([render_svg(session.state, p) for p in range(2)])
-        assert all(private)
+        """Each page shows its seat's drawing, piece by piece (tests/test_draw.py proves a seat's
+        drawing the same whatever the others hide); the words only its seat's drawing holds (its
+        rack, as the rule set's look draws it) are on it, and on no other page."""
+        views = [render_svg(session.state, p) for p in range(2)]
+        private = private_words(views, public_svg(session.state))
         for p, driver in enumerate((one, two)):
+            svg = driver.execute_script("return document.querySelector('#board svg').outerHTML")
+            assert drawing_texts(svg) == drawing_texts(views[p]), f"P{p + 1}'s page is not P{p + 1}'s drawing"
             shown = words(board_text(driver))
             assert private[p] <= shown, (p, private[p] - shown)
             leaked = private[1 - p] & words(board_text(driver, "body"))  # the whole page's text
@@ -134,7 +137,9 @@ def test_two_browsers_play_one_game_by_their_seat_links(server: tuple[str, WebAp
     two.switch_to.new_window("tab")
     two.get(spectator)
     wait(two, lambda d: "seen by a spectator" in board_text(d), "the spectator's board")
-    private = private_words([render_svg(session.state, p) for p in range(2)])
+    svg = two.execute_script("return document.querySelector('#board svg').outerHTML")
+    assert drawing_texts(svg) == drawing_texts(public_svg(session.state))  # what every seat sees alike
+    private = private_words([render_svg(session.state, p) for p in range(2)], public_svg(session.state))
     assert not words(board_text(two)) & (private[0] | private[1])  # neither rack
     assert not two.find_elements(By.CSS_SELECTOR, "#moves button")
     watching, before = two.current_window_handle, history(two)

@@ -44,8 +44,17 @@ def drawing_words(svg: str) -> set[str]:
     return words(" ".join(ET.fromstring(svg).itertext()))
 
 
-def private_words(views: list[str]) -> list[set[str]]:
-    """For the drawings of the seats (P1 first), the words each seat's drawing holds and no other's:
-    what only that seat is shown (its hand, as the look draws it)."""
+def private_words(views: list[str], public: str) -> list[set[str]]:
+    """For the drawings of the seats (P1 first) and the spectator's (`public`), the words each
+    seat's drawing holds and no other's: what only that seat is shown (its hand, as the look
+    draws it: empty where the look draws two hands alike)."""
     sets = [drawing_words(v) for v in views]
-    return [s - set().union(*(o for k, o in enumerate(sets) if k != p)) for p, s in enumerate(sets)]
+    seen = drawing_words(public)
+    return [s - seen - set().union(*(o for k, o in enumerate(sets) if k != p)) for p, s in enumerate(sets)]
+
+
+def drawing_texts(svg: str) -> list[str]:
+    """The text of a drawing, piece by piece, in order (its labels and tooltips)."""
+    import xml.etree.ElementTree as ET
+
+    return [t for t in (x.strip() for x in ET.fromstring(svg).itertext()) if t]

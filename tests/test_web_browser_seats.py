@@ -104,9 +104,10 @@ def test_two_browsers_play_one_game_by_their_seat_links(server: tuple[str, WebAp
             svg = driver.execute_script("return document.querySelector('#board svg').outerHTML")
             assert drawing_texts(svg) == drawing_texts(views[p]), f"P{p + 1}'s page is not P{p + 1}'s drawing"
             shown = words(board_text(driver))
-            assert private[p] <= shown, (p, private[p] - shown)
-            leaked = private[1 - p] & words(board_text(driver, "body"))  # the whole page's text
-            assert not leaked, (p, leaked)
+            assert private[p] <= shown and not private[1 - p] & shown, (p, private[p] - shown, private[1 - p] & shown)
+            # the other's rack by its tiles' ids, in the whole page's text (the move list and history too)
+            theirs = session.state.observation(1 - p)["fields"]["rack"][1 - p]
+            assert not set(theirs) & words(board_text(driver, "body")), p
 
     check_hands()
     # P1 has a second tab, whose live stream is cut: it will not hear of the moves

@@ -163,3 +163,34 @@ def test_two_browsers_play_one_game_by_their_seat_links(server: tuple[str, WebAp
     assert console_errors(one, stale_refusal) == []
     assert console_errors(two) == []
 
+
+
+def test_a_finished_game_s_page_offers_its_log_replay_and_compare(server: tuple[str, WebApp],
+                                                                   two_browsers: tuple[Any, Any]) -> None:
+    """The game ends while the page is open (moves played on the server): the page follows it to
+    the end by itself and then offers the log, the replay and the `compare` command."""
+    import random
+
+    import rulewright
+
+    base, app = server
+    one, _ = two_browsers
+    session = PlaySession.start(rulewright.load("mandarin/money"), 2, 3, ["human", "human"])
+    app.sessions.add_game(session, links=True)
+    one.get(f"{base}/game/{session.links['1']}")
+    wait(one, lambda d: d.find_elements(By.CSS_SELECTOR, "#board svg"), "the board is drawn")
+    chance = random.Random(3)
+    while not session.state.is_terminal():
+        with session.lock:
+            seat = session.state.to_act()
+            assert session.play(seat, str(chance.choice(session.state.legal_actions(seat)))) is None
+    wait(one, lambda d: d.find_elements(By.ID, "finished"), "the page offers what a finished game offers")
+    assert "Game over" in one.find_element(By.ID, "status").text
+    compare = one.find_element(By.ID, "finished-compare").text
+    assert compare == "rulewright compare mandarin mandarin/money --players 2 -n 200"
+    assert one.find_element(By.ID, "finished-log").get_attribute("href").endswith("/log")
+    one.find_element(By.ID, "finished-replay").click()
+    wait(one, lambda d: "/replay/" in d.current_url and d.find_elements(By.CSS_SELECTOR, "#board svg"),
+         "the game's replay")
+    assert f"move 0 of {len(session.history)}" in one.find_element(By.ID, "where").text
+    assert console_errors(one, stale_refusal) == []

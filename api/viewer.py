@@ -319,6 +319,9 @@ class PlaySession:
     version: int = 0
     changes: threading.Condition = field(default_factory=threading.Condition, repr=False, compare=False)
     closed: str | None = None  # why its live pages were let go: dropped, or the server stopping
+    # the version at which the simultaneous decision now open began (None: none is): the others'
+    # choices in it change nothing a page shows its seat to choose from (`stale`)
+    decision_from: int | None = None
     saved: Any = None  # a savedgames.SavedLog, when the server saves its games
 
     @classmethod
@@ -367,9 +370,24 @@ class PlaySession:
         then tell the live pages the version (the move count) the game is at."""
         if self.saved is not None:
             self.saved.write(self)
+        if not self.state.is_simultaneous() or self.state.is_terminal():
+            self.decision_from = None
+        else:  # the same decision while each move since it began is another seat's first choice in it
+            since = [p for p, _ in self.history[self.decision_from:]] if self.decision_from is not None else None
+            if since is None or len(set(since)) < len(since) or set(since) & set(self.state.choosing()):
+                self.decision_from = len(self.history)
         with self.changes:
             self.version = len(self.history)
             self.changes.notify_all()
+
+    def stale(self, version: int, seat: int) -> bool:
+        """Whether a page of `seat` that drew `version` drew a position the game has left: not when
+        only the other seats' choices in the simultaneous decision it is still part of came since."""
+        if version == self.version:
+            return False
+        return not (self.decision_from is not None and self.decision_from <= version < self.version
+                    and seat in self.state.choosing()
+                    and all(p != seat for p, _ in self.history[version:]))
 
     def close(self, why: str = "the game was dropped") -> None:
         """The game is dropped (or the server stops): its live pages are told why, its log closed

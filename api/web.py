@@ -563,7 +563,7 @@ class WebApp:
             version = data.get("version")
             if not is_int(version) or not 0 <= version <= MAX_VERSION:
                 raise BadRequest("a move needs `version`, the move count of the game its page saw (a whole number)")
-            if version != s.version:  # a page that had not seen the last moves: refused, with them
+            if s.stale(version, seat):  # a page that had not seen the last moves: refused, with them
                 why = (f"the game moved on: {s.moves_since(version, seat)}; look again" if version < s.version else
                        f"the game is at move {s.version}, not {version}; look again")
                 return self.json({"illegal": {"why": why, "rule": "", "where": ""}, "stale": True,

@@ -565,3 +565,19 @@ def test_a_saved_game_dropped_for_idleness_comes_back_through_its_links(tmp_path
     key = next(k for k, s in app.sessions.games.items() if s.links)
     assert replay_log(tmp_path / "games" / f"{key}.jsonl", need_final=False) == (2, False)
     app.close()
+
+
+def test_the_others_choices_in_a_decision_taken_at_once_leave_a_page_current() -> None:
+    """In a simultaneous decision (docs/language.md) a seat chooses without seeing the others'
+    choices: a page that drew the decision's start may still choose after another seat has; once
+    the decision is over, it is stale as any other."""
+    sumo = str(Path(__file__).resolve().parent / "games" / "sumo-bids.yaml")
+    app, _ = make_app(sumo)
+    client = PageClient(app)
+    links = links_game(client, sumo, ["human", "human"], seed=3)
+    assert view(client, links["1"]).json["choosing"] == [1, 2]
+    assert move(client, links["2"], "2", "bid 4", 0).status_code == 200
+    played = move(client, links["1"], "1", "bid 2", 0)  # its page drew version 0, before P2 chose: still current
+    assert played.status_code == 200 and played.json["version"] == 2
+    stale = move(client, links["2"], "2", "bid 1", 1)  # the next decision: P2's page drew the last one
+    assert stale.status_code == 409 and "P1 played bid 2" in stale.json["illegal"]["why"]

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .agents import Agent, AgentSpec, RandomAgent, check_agents, make_agents, parse_agent_spec, seat_agent_seed
 from .draw import action_spots, render_svg
@@ -27,6 +27,9 @@ from .match import RefusedFile, open_regular
 from .runtime.errors import RulewrightError, whole_number
 from .runtime.state import Action, Game, State
 from .terminal import printable
+
+if TYPE_CHECKING:
+    from .savedgames import GameFolder, SavedLog
 
 MAX_STATE_FILE = 16 << 20  # a saved state read: the largest bundled game's is a few KiB
 MAX_MOVES_SHOWN = 400  # legal moves listed at once (Yellow & Yangtze offers about 500 at times)
@@ -322,7 +325,7 @@ class PlaySession:
     # the version at which the simultaneous decision now open began (None: none is): the others'
     # choices in it change nothing a page shows its seat to choose from (`stale`)
     decision_from: int | None = None
-    saved: Any = None  # a savedgames.SavedLog, when the server saves its games
+    saved: SavedLog | None = None  # its log, when the server saves its games
 
     @classmethod
     def start(cls, game: Game, players: int | None, seed: int, seats: Sequence[str],
@@ -668,7 +671,7 @@ class Sessions:
     `max_opened` files; files named on the command line stay."""
 
     def __init__(self, max_games: int = MAX_GAMES, max_opened: int = MAX_OPENED, idle: float = IDLE_SECONDS,
-                 finished: float = FINISHED_SECONDS, folder: Any = None) -> None:
+                 finished: float = FINISHED_SECONDS, folder: GameFolder | None = None) -> None:
         self.lock = threading.Lock()
         self.max_games, self.max_opened, self.idle, self.finished = max_games, max_opened, idle, finished
         self.games: dict[str, PlaySession] = {}

@@ -7,6 +7,12 @@ a game with its seats human or agents; `/game/ID` plays it, `/replay/ID` steps a
 for a seat is made from that seat's observation (api/viewer.py `payload`), legal moves go only
 to the seat whose turn it is, and a game with a person at it is seen only as its human seats.
 
+Playing together (docs/web.md): a game may be played by a secret link per seat, `/game/TOKEN`;
+every request through a link is checked against the game and seat the link names (Sessions.access),
+never against what the page says. A game's pages follow it through `/api/game/TOKEN/events`
+(server-sent events: its move count only, `EventStream`), and a move carries the move count its
+page drew (else a 409). Games are saved as they go and taken up again (api/savedgames.py).
+
 No request names a file: rule sets are bundled ids (or the rule file `serve` was given), logs
 and scenarios those `serve` was given, read as the rest of the tool reads them (a file sent from
 the browser names its rule set by bundled id only). The server binds 127.0.0.1 unless told

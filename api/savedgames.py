@@ -1,8 +1,8 @@
 """The web board's games saved as they go, and resumed when the server starts again
 (`rulewright serve --games DIR`, docs/web.md "Playing together").
 
-Each game is two files in the folder, both readable by their owner only (0600, in a folder of
-mode 0700): `ID.jsonl`, its log as `play --log` writes it (a header naming the rule set, the
+Each game is two files in the folder, both readable by their owner only (0600; the folder, when made
+here, 0700): `ID.jsonl`, its log as `play --log` writes it (a header naming the rule set, the
 players, seed, options and seats; a line per move, flushed as it is played; the final state once
 the game is over), which `rulewright replay` reads; and `ID.links.json`, its secret links (a
 link is as good as a seat: it stays private). At the start, the unfinished games of the folder

@@ -98,6 +98,9 @@ class View:
     score_terms: tuple[Mapping[str, int], ...] | None = None
     prompt: str | None = None  # the rule set's words for the decision the seat viewed faces (`look: prompts:`)
     unordered: frozenset[str] = frozenset()  # the set fields: their items drawn sorted by what they are
+    # who sees a drawing of seat None that is not the referee's (the web board's spectator: the
+    # fields every seat sees alike, api/viewer.py `public_view`)
+    watcher: str | None = None
 
 
 def referee_fields(state: State) -> dict[str, Any]:
@@ -1141,7 +1144,8 @@ def draw_svg(board: Board, view: View, facts: BoardFacts, highlight: Iterable[st
     width = max(layout.width, 520.0)
     panel, panel_h = (_panels_look if looked else _panels)(view, board, width)
     board_svg = "".join(parts)
-    seat = "referee (sees all)" if view.seat is None else f"seen by {view.seats[view.seat]}"
+    seat = (f"seen by a {view.watcher}" if view.watcher else "referee (sees all)" if view.seat is None
+            else f"seen by {view.seats[view.seat]}")
     phase = view.phase.replace("_", " ") if looked else view.phase
     asked = (view.question.replace("_", " ") if looked else view.question) if view.question else None
     who = ("game over" if view.terminal or view.to_act is None else f"{_seat_title(view, view.to_act)} to act"
@@ -1233,7 +1237,7 @@ def _player_places(view: View, labels: set[str]) -> dict[str, list[Mark]]:
 
 def _hidden_to(view: View, name: str) -> bool:
     """Whether a `null` of this field means hidden from the seat (a `visible: {to: ...}` field)."""
-    return view.seat is not None and view.visible.get(name) == "to"
+    return (view.seat is not None or view.watcher is not None) and view.visible.get(name) == "to"
 
 
 def _seat_title(view: View, seat: int) -> str:
@@ -1290,7 +1294,7 @@ def _panels(view: View, board: Board, width: float) -> tuple[str, float]:
         for name in others:
             value = view.fields[name]
             shown = (f"{value} face down" if view.visible.get(name) == "size" and isinstance(value, int)
-                     and view.seat is not None else field_text(value))
+                     and (view.seat is not None or view.watcher is not None) else field_text(value))
             for line in _wrap(f"{name}: {shown}", chars - 4):
                 out.append(f'<g class="field" data-field="{escape(name)}">{_text(20, y, line, "panel")}</g>')
                 y += 15

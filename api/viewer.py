@@ -16,11 +16,11 @@ import re
 import secrets
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .agents import Agent, AgentSpec, RandomAgent, check_agents, make_agents, parse_agent_spec, seat_agent_seed
 from .draw import action_spots, render_svg
@@ -29,6 +29,9 @@ from .runtime.errors import RulewrightError, whole_number
 from .runtime.state import Action, Game, State
 from .terminal import printable
 
+if TYPE_CHECKING:
+    from .savedgames import GameFolder, SavedLog
+
 MAX_STATE_FILE = 16 << 20  # a saved state read: the largest bundled game's is a few KiB
 MAX_MOVES_SHOWN = 400  # legal moves listed at once (Yellow & Yangtze offers about 500 at times)
 # legal moves sent at once: the page filters them itself when a spot or a piece is clicked (past
@@ -36,6 +39,8 @@ MAX_MOVES_SHOWN = 400  # legal moves listed at once (Yellow & Yangtze offers abo
 MAX_MOVES_SENT = 4000
 ACTIONS_NAMED = 6  # the action names a plain prompt lists (`Your turn: build, send, stop ...`)
 REFEREE = "referee"
+STOPPED = "the server stopped"  # (a live page then waits for it to start again: its game comes back, if saved)
+SPECTATOR = "spectator"  # a link that sees only what every seat sees (docs/web.md, "Playing together")
 # What an agent of a game played in the browser may be asked (docs/web.md, "Limits"): its
 # iterations and the moves of a play-out, and the time a move's search may take (it then plays
 # the best move found so far).
@@ -195,6 +200,50 @@ def load_replay(path: Path, ruleset: str | None = None,
 
 
 # -- what is sent for one seat -------------------------------------------------------------------
+def _common(values: Sequence[Any]) -> Any:
+    """What every seat's observation of one field (or item) agrees on: the value when all are the
+    same, lists and mappings of the same shape item by item, else hidden (None where a seat's
+    reading is None: a per-player field's hidden entry; else HIDDEN)."""
+    from .runtime.state import HIDDEN
+
+    first = values[0]
+    if all(v == first for v in values[1:]):
+        return first
+    if any(v is None for v in values):
+        return None
+    if all(isinstance(v, list) and len(v) == len(first) for v in values):
+        return [_common([v[k] for v in values]) for k in range(len(first))]
+    if all(isinstance(v, dict) and v.keys() == first.keys() for v in values):
+        return {key: _common([v[key] for v in values]) for key in first}
+    return HIDDEN
+
+
+def public_view(state: State) -> dict[str, Any]:
+    """What a spectator sees: what every seat's observation shows alike (`_common`), field by
+    field and item by item; a field some seat does not see at all is left out."""
+    seen = [state.observation(p) for p in range(state.num_players)]
+    fields: dict[str, Any] = {}
+    shown_all = {f.name for f in state.FIELDS if f.visible in ("all", "size")}
+    for name in seen[0]["fields"]:
+        if len(seen) == 1 and name not in shown_all:  # (one seat alone: what it sees of its own is not public)
+            continue
+        if all(name in o["fields"] for o in seen):
+            fields[name] = _common([o["fields"][name] for o in seen])
+    questions = {o.get("question") for o in seen}
+    return {"fields": fields, "to_act": seen[0]["to_act"], "question": questions.pop() if len(questions) == 1 else None}
+
+
+def public_svg(state: State, seat: int | None = None, highlight: Iterable[str] = (), picked: str | None = None,
+               last: Iterable[str] = ()) -> str:
+    """The drawing a spectator sees (`seat` is not used: a spectator has none)."""
+    from .draw import board_facts, draw_svg, view_of
+
+    seen = public_view(state)
+    view = dataclasses.replace(view_of(state, None), fields=seen["fields"], to_act=seen["to_act"],
+                               question=seen["question"], watcher=SPECTATOR)
+    return draw_svg(state.board, view, board_facts(state), highlight, picked, last)
+
+
 def rule_line(game: Game, path: str) -> str:
     """`file:line` of a rule path, when the rule set says."""
     where = game.info.rules.get(path) or game.info.rules.get(f"actions.{path}")
@@ -273,10 +322,13 @@ def move_labels(state: State, seat: int, actions: Sequence[Action]) -> dict[int,
 
 
 def payload(state: State, seat: int | None, moves_for_seat: bool, picked: str | None = None,
-            only: Sequence[str] | None = None, last: str | None = None) -> dict[str, Any]:
-    """The drawing of `state` for `seat` (None: the referee) and, when `moves_for_seat` and the
-    seat is the one to act, its legal moves (`only`: those clicked on) with the spots they name,
-    each with the label the move list shows, and the status bar's prompt."""
+            only: Sequence[str] | None = None, last: str | None = None, public: bool = False) -> dict[str, Any]:
+    """The drawing of `state` for `seat` (None: the referee; `public`: a spectator, who sees only
+    what every seat sees) and, when `moves_for_seat` and the seat is the one to act, its legal
+    moves (`only`: those clicked on) with the spots they name, each with the label the move list
+    shows, and the status bar's prompt."""
+    if public:
+        seat, moves_for_seat = None, False
     to_act = state.to_act()
     actions: list[Action] = []
     spots: dict[str, list[str]] = {}
@@ -295,13 +347,13 @@ def payload(state: State, seat: int | None, moves_for_seat: bool, picked: str | 
     index = {text: k for k, text in enumerate(texts)}
     info = state.game.info
     return {
-        "svg": render_svg(state, seat, spots if picked is None else (), picked,
-                          action_spots(state, [last]) if last is not None else ()),
+        "svg": (public_svg if public else render_svg)(state, seat, spots if picked is None else (), picked,
+                                                      action_spots(state, [last]) if last is not None else ()),
         "to_act": None if to_act is None else to_act + 1,
         "terminal": state.is_terminal(),
         "turn": state.turn,
         "phase": state.PHASES[state.phase],
-        "seat": REFEREE if seat is None else seat + 1,
+        "seat": SPECTATOR if public else REFEREE if seat is None else seat + 1,
         "prompt": prompt_for(state, seat, to_act),
         "moves": texts,
         # (only those the rule set words otherwise, by place in `moves`)
@@ -369,10 +421,24 @@ class PlaySession:
     played: list[Action] = field(default_factory=list)  # the moves of `history`, to show each seat its text
     forced: set[int] = field(default_factory=set)  # the moves of `history` played at once (`play_forced`)
     told: list[list[str]] = field(default_factory=list)  # what each move of `history` told everyone (State.told)
+    # Playing together (docs/web.md): the rule set as the server names it (its log's header), whether
+    # each person plays at a screen of their own by a secret link per seat (`links`, by role: `1` ...,
+    # `spectator`, `host`), the move count pages see (`version`), told to live pages through
+    # `changes` (its own lock: a page's stream never holds the game's), `closed` once dropped, and
+    # the log the game is saved in as it goes (api/savedgames.py).
+    name: str = ""
+    links: dict[str, str] = field(default_factory=dict)
+    version: int = 0
+    changes: threading.Condition = field(default_factory=threading.Condition, repr=False, compare=False)
+    closed: str | None = None  # why its live pages were let go: dropped, or the server stopping
+    # the version at which the simultaneous decision now open began (None: none is): the others'
+    # choices in it change nothing a page shows its seat to choose from (`stale`)
+    decision_from: int | None = None
+    saved: SavedLog | None = None  # its log, when the server saves its games
 
     @classmethod
     def start(cls, game: Game, players: int | None, seed: int, seats: Sequence[str],
-              options: Mapping[str, str] | None = None) -> PlaySession:
+              options: Mapping[str, str] | None = None, forced: bool = True) -> PlaySession:
         try:
             state = game.new_state(players, seed, options)
         except RulewrightError as exc:
@@ -392,9 +458,73 @@ class PlaySession:
             made = make_agents({k: spec}, seed)
             agents[k] = made.get(k) or RandomAgent(seat_agent_seed(seed, k))
             chosen.append(str(spec))
-        session = cls(game, state, chosen, seed, agents=agents)
-        session.play_forced()  # (the setup may ask a question with one answer)
+        session = cls(game, state, chosen, seed, agents=agents, name=game.info.ruleset)
+        if forced:
+            session.play_forced()  # (the setup may ask a question with one answer)
+            session.moved()
         return session
+
+    def replayed(self, moves: Sequence[tuple[int, str]]) -> None:
+        """Play again the moves of the game's saved log (checked first as `replay` checks a log:
+        api/savedgames.py), as they were played."""
+        for player, text in moves:
+            action = self.state.parse_action(text)
+            if action is None:
+                raise ViewError(f"`{printable(text, 80)}` is not a legal move where the log plays it")
+            self.keep_label(action, player)
+            self.state.apply(action, seat=player)
+            self.history.append((player, text))
+            self.played.append(action)
+            self.told.append(self.state.told())
+        self.moved()
+
+    def moved(self) -> None:
+        """After the moves of a request or an agent (the game's lock held): save the new moves,
+        then tell the live pages the version (the move count) the game is at."""
+        if self.saved is not None:
+            self.saved.write(self)
+        if not self.state.is_simultaneous() or self.state.is_terminal():
+            self.decision_from = None
+        else:  # the same decision while each move since it began is another seat's first choice in it
+            since = [p for p, _ in self.history[self.decision_from:]] if self.decision_from is not None else None
+            if since is None or len(set(since)) < len(since) or set(since) & set(self.state.choosing()):
+                self.decision_from = len(self.history)
+        with self.changes:
+            self.version = len(self.history)
+            self.changes.notify_all()
+
+    def stale(self, version: int, seat: int) -> bool:
+        """Whether a page of `seat` that drew `version` drew a position the game has left: not when
+        only the other seats' choices in the simultaneous decision it is still part of came since."""
+        if version == self.version:
+            return False
+        return not (self.decision_from is not None and self.decision_from <= version < self.version
+                    and seat in self.state.choosing()
+                    and all(p != seat for p, _ in self.history[version:]))
+
+    def close(self, why: str = "the game was dropped") -> None:
+        """The game is dropped (or the server stops): its live pages are told why, its log closed
+        (it stays in its folder)."""
+        with self.changes:
+            self.closed = why
+            self.changes.notify_all()
+        if self.saved is not None:
+            self.saved.close()
+
+    def wait_moved(self, seen: int, seconds: float) -> tuple[int, str | None]:
+        """Wait up to `seconds` for the game to move past version `seen` (or be let go): its
+        version and why it was let go (None: it was not)."""
+        with self.changes:
+            self.changes.wait_for(lambda: self.version != seen or self.closed is not None, timeout=seconds)
+            return self.version, self.closed
+
+    def moves_since(self, version: int, seat: int | None) -> str:
+        """The moves played after `version`, as `seat` reads them: `P2 played ..., P3 played ...`."""
+        texts = self.history_for(seat, public=seat is None)
+        since = [f"P{p + 1} played {texts[k]}" for k, (p, _) in enumerate(self.history)][version:]
+        shown = since[-3:]
+        more = f"{len(since) - len(shown)} moves, then " if len(since) > len(shown) else ""
+        return more + ", ".join(shown)
 
     def viewable(self) -> list[int | None]:
         """The seats this game may be seen as: the human seats when there are any (a person at
@@ -436,6 +566,7 @@ class PlaySession:
         self.played.append(action)
         self.told.append(self.state.told())
         self.play_forced()
+        self.moved()
         return text
 
     def agent_move(self, seconds: float = AGENT_SECONDS) -> Callable[[], None] | None:
@@ -488,6 +619,7 @@ class PlaySession:
         self.played.append(action)
         self.told.append(self.state.told())
         self.play_forced()
+        self.moved()
         return None
 
     def play_forced(self) -> None:
@@ -514,24 +646,30 @@ class PlaySession:
             self.played.append(action)
             self.told.append(state.told())
 
-    def history_for(self, seat: int | None) -> list[str]:
-        """Each move so far as `seat` reads it now (None: the referee, who reads every text whole):
-        a move's `others_text:` for the seats that did not play it (State.move_text), the rule
-        set's words for it (`keep_label`) where the seat reads it whole."""
+    def history_for(self, seat: int | None, public: bool = False) -> list[str]:
+        """Each move so far as `seat` reads it now (None: the referee, who reads every text whole;
+        `public`: a spectator, who reads each move as the seats that did not play it do): a move's
+        `others_text:` for the seats that did not play it (State.move_text), the rule set's words
+        for it (`keep_label`) where the seat reads it whole."""
         shown = []
         described = things_described(self.state)
+        n = self.state.num_players
         for k, ((p, _), action) in enumerate(zip(self.history, self.played, strict=True)):
-            text = self.state.move_text(action, seat, p)
+            text = self.state.move_text(action, (p + 1) % n if public else seat, p)
             shown.append(without_ids(self.labels.get(k, text) if text == str(action) else text, described))
         return shown
 
     def log_lines(self) -> list[str]:
         """The game as a log `rulewright replay` reads (its header, the moves, the final state)."""
         st = self.state
-        header = {"ruleset": self.game.info.ruleset, "players": st.num_players, "seed": self.seed,
-                  "options": dict(st.options)}
-        lines = [json.dumps(header)] + [json.dumps({"player": p, "action": a}) for p, a in self.history]
+        lines = [json.dumps(self.header())] + [json.dumps({"player": p, "action": a}) for p, a in self.history]
         return lines + [json.dumps({"final": st.to_json()})]
+
+    def header(self) -> dict[str, Any]:
+        """The header of its log, with its seats (as `play --log` writes them)."""
+        st = self.state
+        return {"ruleset": self.name or self.game.info.ruleset, "players": st.num_players, "seed": self.seed,
+                "options": dict(st.options), "seats": list(self.seats)}
 
 
 # -- scenarios -------------------------------------------------------------------------------------
@@ -647,6 +785,7 @@ def _jsonable(value: Any) -> Any:
 MAX_GAMES = 32
 MAX_OPENED = 8
 IDLE_SECONDS = 3600.0
+MAX_DORMANT = 1024  # links remembered of saved games dropped unfinished
 FINISHED_SECONDS = 600.0
 
 
@@ -658,10 +797,16 @@ class Sessions:
     `max_opened` files; files named on the command line stay."""
 
     def __init__(self, max_games: int = MAX_GAMES, max_opened: int = MAX_OPENED, idle: float = IDLE_SECONDS,
-                 finished: float = FINISHED_SECONDS) -> None:
+                 finished: float = FINISHED_SECONDS, folder: GameFolder | None = None) -> None:
         self.lock = threading.Lock()
         self.max_games, self.max_opened, self.idle, self.finished = max_games, max_opened, idle, finished
         self.games: dict[str, PlaySession] = {}
+        self.tokens: dict[str, tuple[str, str]] = {}  # a game's secret link -> (its id, its role)
+        self.folder = folder  # the savedgames.GameFolder games are saved in as they go (None: not saved)
+        # The links of the saved games dropped unfinished (at most MAX_DORMANT, the oldest forgotten
+        # first): a request through one takes its game up again from its log (`revive`).
+        self.dormant: dict[str, str] = {}
+        self.reviving = threading.Lock()
         self.replays: dict[str, tuple[str, Replay]] = {}
         self.scenarios: dict[str, tuple[str, list[ScenarioView]]] = {}
         self.opened: dict[str, float] = {}  # the replays and scenario files opened from the browser: last asked for
@@ -689,10 +834,46 @@ class Sessions:
                 self.opened[key] = time.monotonic()
             return self.scenarios.get(key)
 
-    def add_game(self, session: PlaySession) -> str:
-        key = self.new_id()
+    def access(self, token: str) -> tuple[PlaySession, str, int | None] | None:
+        """The game a link names, what it may do and its seat: `table` (the game's own id, for a
+        game played at one screen: its human seats, or every seat and the referee in a game of
+        agents), `seat` (one seat, seen and played by its own link), `spectator` or `host` (the
+        links' page: what every seat sees alike). None: no such game (a game played by links is
+        never reached by its id)."""
+        with self.lock:
+            found = self.games.get(token)
+            if found is not None:
+                if found.links:
+                    return None
+                found.touched = time.monotonic()
+                return found, "table", None
+            key, role = self.tokens.get(token, ("", ""))
+            found = self.games.get(key)
+            if found is None:
+                return None
+            found.touched = time.monotonic()
+            if role.isdigit():
+                return found, "seat", int(role) - 1
+            return found, role, None
+
+    def add_game(self, session: PlaySession, links: bool = False, key: str | None = None,
+                 tokens: Mapping[str, str] | None = None) -> str:
+        """Keep a game (under `key` and with the links `tokens` when resumed); with `links`, a
+        secret link per human seat, one for spectators and one for its host (`secrets.token_urlsafe`).
+        Saved in the folder, when there is one, from now on."""
+        key = key or self.new_id()
+        if tokens is not None:
+            session.links = dict(tokens)
+        elif links:
+            roles = [str(k + 1) for k, kind in enumerate(session.seats) if kind == HUMAN] + [SPECTATOR, "host"]
+            session.links = {role: secrets.token_urlsafe(24) for role in roles}
+        if self.folder is not None and session.saved is None:
+            with session.lock:
+                session.saved = self.folder.saved_log(key, session)
         with self.lock:
             self.games[key] = session
+            for role, token in session.links.items():
+                self.tokens[token] = (key, role)
             self._drop()
         return key
 
@@ -714,6 +895,12 @@ class Sessions:
                 self._drop()
         return key
 
+    def close(self) -> None:
+        """The server stops: every game's live pages are told, its log closed."""
+        with self.lock:
+            for session in self.games.values():
+                session.close(STOPPED)
+
     def drop(self) -> None:
         """Drop what has not been asked for in its time, and the oldest past the counts."""
         with self.lock:
@@ -728,9 +915,17 @@ class Sessions:
                           key=lambda k: (not self.games[k].state.is_terminal(), self.games[k].touched))
             dropped += kept[:len(kept) - self.max_games]
         for key in dropped:
-            job = self.games.pop(key).thinking
-            if job is not None:
-                job.cancel()  # (an agent's search not started yet is not run)
+            gone = self.games.pop(key)
+            for token in gone.links.values():
+                self.tokens.pop(token, None)
+            if gone.saved is not None and not gone.state.is_terminal():
+                for token in gone.links.values() if gone.links else [key]:
+                    self.dormant[token] = key
+                while len(self.dormant) > MAX_DORMANT:
+                    del self.dormant[next(iter(self.dormant))]
+            gone.close()  # (its live pages told, its log closed: a game not over is resumed at the next start)
+            if gone.thinking is not None:
+                gone.thinking.cancel()  # (an agent's search not started yet is not run)
         stale = [key for key, when in self.opened.items() if now - when > self.idle]
         excess = sorted(self.opened, key=self.opened.__getitem__)[:max(0, len(self.opened) - self.max_opened)]
         for key in {*stale, *excess}:

@@ -7,6 +7,12 @@ a game with its seats human or agents; `/game/ID` plays it, `/replay/ID` steps a
 for a seat is made from that seat's observation (api/viewer.py `payload`), legal moves go only
 to the seat whose turn it is, and a game with a person at it is seen only as its human seats.
 
+Playing together (docs/web.md): a game may be played by a secret link per seat, `/game/TOKEN`;
+every request through a link is checked against the game and seat the link names (Sessions.access),
+never against what the page says. A game's pages follow it through `/api/game/TOKEN/events`
+(server-sent events: its move count only, `EventStream`), and a move carries the move count its
+page drew (else a 409). Games are saved as they go and taken up again (api/savedgames.py).
+
 No request names a file: rule sets are bundled ids (or the rule file `serve` was given), logs
 and scenarios those `serve` was given, read as the rest of the tool reads them (a file sent from
 the browser names its rule set by bundled id only). The server binds 127.0.0.1 unless told
@@ -30,7 +36,7 @@ import secrets
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Generator, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import wait as wait_for
 from pathlib import Path
@@ -47,6 +53,7 @@ from werkzeug.exceptions import (
     NotFound,
     RequestEntityTooLarge,
     RequestTimeout,
+    ServiceUnavailable,
 )
 from werkzeug.routing import Map, Rule
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler
@@ -54,12 +61,13 @@ from werkzeug.serving import make_server as werkzeug_server
 from werkzeug.wrappers import Request, Response
 
 from .agents import AGENT_KINDS
-from .runtime.errors import RulewrightError, whole_number
+from .runtime.errors import RulewrightError, is_int, whole_number
 from .runtime.state import Game
 from .viewer import (
     AGENT_SECONDS,
     HUMAN,
     REFEREE,
+    SPECTATOR,
     PlaySession,
     Replay,
     Sessions,
@@ -76,7 +84,7 @@ from .viewer import (
 
 UI = Path(__file__).parent / "webui"
 WILDCARDS = ("0.0.0.0", "::", "")  # hosts that bind every address of the machine
-STATIC = {"board.js": "text/javascript", "board.css": "text/css"}
+STATIC = {"board.js": "text/javascript", "live.js": "text/javascript", "board.css": "text/css"}
 MAX_BODY = 64 << 10  # a request's body: a move's text, a seat
 MAX_UPLOAD = 16 << 20  # a log or a scenario file opened in the browser
 BODY_SECONDS = 10.0  # a request's whole body must arrive within this
@@ -85,6 +93,15 @@ HEADER_SECONDS = 10.0  # a request's line and headers must arrive within this
 AGENT_WORKERS = 2  # agents searching at once, in all games
 AGENT_WAIT = 0.5  # a request for an agent's move waits this long for it, then answers (the page asks again)
 MAX_SEED = 2**63 - 1
+# Live pages (server-sent events, docs/web.md "Playing together"): each open page holds one
+# connection and one thread of the server, so they are counted: at most STREAMS_PER_GAME for one
+# game and STREAMS in all; a stream says a comment every KEEPALIVE_SECONDS (a page gone is noticed
+# then) and ends after STREAM_SECONDS (the browser opens it again by itself).
+STREAMS = 48
+STREAMS_PER_GAME = 12
+KEEPALIVE_SECONDS = 15.0
+STREAM_SECONDS = 600.0
+MAX_VERSION = 10**9
 TOKEN_HEADER = "X-Rulewright-Token"
 HEADERS = {
     # the page's own script and style only; the drawings carry an inline <style>
@@ -106,6 +123,7 @@ class WebApp:
         self.loading = threading.Lock()
         self.sessions = sessions
         self.allowed_hosts: set[str] = set()
+        self.links_default = False  # a new game's seats played by links unless told: when other machines may come in
         # Every request that changes something carries it: only the server's own pages hold it
         # (a page of another site cannot read them), and they send it (board.js, the forms).
         self.token = secrets.token_urlsafe(24)
@@ -114,6 +132,11 @@ class WebApp:
         self.agent_wait = AGENT_WAIT
         self.agent_seconds = AGENT_SECONDS
         self.agents = ThreadPoolExecutor(AGENT_WORKERS, thread_name_prefix="rulewright-agent")
+        self.streams: dict[str, int] = {}  # live pages open, by game (the game's first link)
+        self.streams_lock = threading.Lock()
+        self.max_streams, self.max_game_streams = STREAMS, STREAMS_PER_GAME
+        self.keepalive, self.stream_seconds = KEEPALIVE_SECONDS, STREAM_SECONDS
+        self.problems: list[str] = []  # the saved games that could not be resumed (`serve` prints them)
         self.env = Environment(loader=FileSystemLoader(str(UI)), autoescape=select_autoescape(default=True))
         self.urls = Map([
             Rule("/", endpoint="index"),
@@ -129,6 +152,9 @@ class WebApp:
             Rule("/api/game/<key>/click", endpoint="api_click", methods=["POST"]),
             Rule("/api/game/<key>/agent", endpoint="api_agent", methods=["POST"]),
             Rule("/api/game/<key>/log", endpoint="api_log"),
+            Rule("/api/game/<key>/events", endpoint="api_events"),
+            Rule("/api/game/<key>/finished", endpoint="api_finished"),
+            Rule("/game/<key>/replay", endpoint="game_replay"),
             Rule("/api/replay/<key>", endpoint="api_replay"),
             Rule("/api/scenario/<key>", endpoint="api_scenario"),
         ])
@@ -163,8 +189,10 @@ class WebApp:
         return result
 
     def close(self) -> None:
-        """Stop the agents' workers (a search under way ends at its time limit)."""
+        """Stop the agents' workers (a search under way ends at its time limit), end the live
+        pages' streams and close the saved games' logs."""
         self.agents.shutdown(wait=False, cancel_futures=True)
+        self.sessions.close()
 
     def check_host(self, request: Request) -> None:
         if not self.allowed_hosts:
@@ -280,12 +308,50 @@ class WebApp:
                 self.loaded[name] = maker()
             return self.loaded[name]
 
-    def play_session(self, key: str) -> PlaySession:
-        found = self.sessions.game(key)
+    def play_session(self, key: str) -> tuple[PlaySession, str, int | None]:
+        """The game a link names, its role and its seat (Sessions.access)."""
+        found = self.sessions.access(key)
+        if found is None and self.revive(key):
+            found = self.sessions.access(key)
         if found is None:
-            raise NotFound("no such game (the server keeps games only while it runs, and drops those not "
-                           "played for a while)")
+            raise NotFound("no such game (a link of another server, mistyped, or a game not saved that was "
+                           "dropped after it was not played for a while)")
         return found
+
+    def revive(self, token: str) -> bool:
+        """Take up again, from its log, the saved game a link of a game dropped unfinished names
+        (Sessions.dormant); one at a time. Whether it was."""
+        from .savedgames import reopen, resume_game
+
+        sessions = self.sessions
+        with sessions.reviving:
+            with sessions.lock:
+                key = sessions.dormant.get(token)
+                if key is None or sessions.folder is None:
+                    return key is not None and key in sessions.games
+                if key in sessions.games:
+                    return True
+            path = sessions.folder.path / f"{key}.jsonl"
+            try:
+                session = resume_game(path, self.served_game)
+            except ViewError:
+                session = None
+            with sessions.lock:
+                for t in [t for t, k in sessions.dormant.items() if k == key]:
+                    del sessions.dormant[t]
+            if session is None:
+                return False
+            session.saved = reopen(path, session)
+            sessions.add_game(session, key=key, tokens=session.links or None)
+            return True
+
+    def served_game(self, name: object, path: Path) -> Game:
+        """The game a saved log's header names: one this server offers, by the name it offers it."""
+        if not isinstance(name, str) or name not in self.games:
+            from .terminal import printable
+
+            raise ViewError(f"`{printable(str(name), 80)}` is not a rule set this server offers")
+        return self.game(name)
 
     def players(self, game: Game, text: str | None) -> int:
         """The player count asked for, one the rule set is played by (else a 400 saying which)."""
@@ -315,7 +381,7 @@ class WebApp:
             count = players[0] if wanted is None else self.players(game, wanted)
             return self.page("new.html.j2", ruleset=name, title=game.info.title, players=players, count=count,
                              roles=game.info.roles, kinds=[HUMAN, *AGENT_KINDS], options=game.info.options,
-                             error=None)
+                             error=None, links=self.links_default)
         count = self.players(game, request.form.get("players"))
         seed = self.number(request.form.get("seed"), "the seed", 0, MAX_SEED, default=1)
         seats = [request.form.get(f"seat{k + 1}", HUMAN)[:200] for k in range(count)]
@@ -326,11 +392,14 @@ class WebApp:
         except RulewrightError as exc:
             response = self.page("new.html.j2", ruleset=name, title=game.info.title, players=players,
                                  count=count, roles=game.info.roles, kinds=[HUMAN, *AGENT_KINDS],
-                                 options=game.info.options, error=str(exc))
+                                 options=game.info.options, error=str(exc), links=self.links_default)
             response.status_code = 400
             return response
-        key = self.sessions.add_game(session)
-        return Response("", 303, headers={"Location": f"/game/{key}"})
+        session.name = name
+        links = request.form.get("links") == "on" and HUMAN in session.seats
+        key = self.sessions.add_game(session, links=links)
+        where = session.links["host"] if links else key
+        return Response("", 303, headers={"Location": f"/game/{where}"})
 
     def open_file(self, request: Request) -> Response:
         """A log or a scenario file sent from the browser: kept in a file of its own in a private
@@ -385,11 +454,31 @@ class WebApp:
                          cfg={"mode": mode, "key": key, "token": self.token, **cfg})
 
     def game_page(self, request: Request, key: str) -> Response:
-        s = self.play_session(key)
+        s, role, seat = self.play_session(key)
         with s.lock:
+            if role == "host":
+                return self.host_page(request, s)
+            if role == "seat" and seat is not None:
+                viewable: list[int | str] = [seat + 1]
+            elif role == SPECTATOR:
+                viewable = [SPECTATOR]
+            else:
+                viewable = [REFEREE if v is None else v + 1 for v in s.viewable()]
             return self.board_page("play", key, s.game.info.title, {
-                "players": s.state.num_players, "seats": s.seats,
-                "viewable": [REFEREE if v is None else v + 1 for v in s.viewable()]})
+                "players": s.state.num_players, "seats": s.seats, "viewable": viewable, "role": role})
+
+    def host_page(self, request: Request, s: PlaySession) -> Response:
+        """The page of whoever started a game played by links: the link of each seat to hand out,
+        and the spectators' (it shows no board: it sees no seat's hidden information either)."""
+        base = request.host_url.rstrip("/")
+        seats = [{"seat": f"P{int(role)}" + (f" ({s.game.info.roles[int(role) - 1]})"
+                                              if int(role) - 1 < len(s.game.info.roles) else ""),
+                  "url": f"{base}/game/{token}"}
+                 for role, token in s.links.items() if role.isdigit()]
+        agents = [f"P{k + 1}: {kind}" for k, kind in enumerate(s.seats) if kind != HUMAN]
+        return self.page("links.html.j2", title=s.game.info.title, ruleset=s.name, seats=seats, agents=agents,
+                         spectator=f"{base}/game/{s.links[SPECTATOR]}", host=request.host or "",
+                         saved=s.saved is not None, version=s.version, terminal=s.state.is_terminal())
 
     def replay_page(self, request: Request, key: str) -> Response:
         found = self.sessions.replay(key)
@@ -411,51 +500,90 @@ class WebApp:
                            "players": v.players}
                           for v in views]})
 
+    def game_replay(self, request: Request, key: str) -> Response:
+        """A finished game's replay (/replay/ID), for any seat or the referee: the game is over."""
+        s, _, _ = self.play_session(key)
+        with s.lock:
+            if not s.state.is_terminal():
+                raise Forbidden("a game is replayed once it is over")
+            states = [s.game.new_state(s.state.num_players, s.seed, dict(s.state.options))]
+            for player, text in s.history:
+                states.append(states[-1].clone())
+                states[-1].apply(text, seat=player)
+            replay = Replay(s.game, states, list(s.history), None)
+        where = self.sessions.add_replay(f"{s.name} (seed {s.seed})", replay, opened=True)
+        return Response("", 303, headers={"Location": f"/replay/{where}"})
+
     def static(self, request: Request, name: str) -> Response:
         if name not in STATIC:
             raise NotFound()
         return Response((UI / name).read_bytes(), mimetype=STATIC[name])
 
     # -- the game API -----------------------------------------------------------------------------
-    def _seat(self, s: PlaySession, text: Any) -> int | None:
-        seat = parse_seat(str(text) if text is not None else None, s.state.num_players)
-        s.check_viewer(seat)
-        return seat
+    @staticmethod
+    def _seat(s: PlaySession, role: str, own: int | None, text: Any) -> int | None:
+        """The seat a request asks to see or play as, checked against what its link may: a seat's
+        link its own seat only, a spectator's (and the host's) none (SPECTATOR is answered with
+        what every seat sees alike: `public`), the game's own id its viewable seats."""
+        shown = None if text is None else str(text)
+        if role == "table":
+            seat = parse_seat(shown, s.state.num_players)
+            s.check_viewer(seat)
+            return seat
+        if role == "seat" and own is not None:
+            if shown is not None and parse_seat(shown, s.state.num_players) != own:
+                raise Forbidden(f"this link is P{own + 1}'s: it cannot see the game as another seat nor move for it")
+            return own
+        if shown is not None and shown.strip().lower() != SPECTATOR:
+            raise Forbidden("a spectator's link sees what every seat sees, and moves for no seat")
+        return None
 
-    def _game_payload(self, s: PlaySession, seat: int | None, **extra: Any) -> Response:
-        seen = s.history_for(seat)  # each move as this seat reads it (`others_text:`)
+    def _game_payload(self, s: PlaySession, seat: int | None, public: bool = False, **extra: Any) -> Response:
+        seen = s.history_for(seat, public)  # each move as this seat reads it (`others_text:`)
         last = seen[-1] if seen and "picked" not in extra else None
-        data = payload(s.state, seat, seat is not None and s.seats[seat] == HUMAN, last=last, **extra)
+        data = payload(s.state, seat, seat is not None and s.seats[seat] == HUMAN, last=last, public=public, **extra)
         data["thinking"], data["agent_error"] = s.thinking is not None, s.agent_error  # (an agent's search)
         agent = s.agent_to_act()
         data["agent_to_act"] = None if agent is None or s.state.is_terminal() else agent + 1
         data["history"] = [told_after(f"P{p + 1} {text}" + (" (forced)" if k in s.forced and p == seat else ""), told)
                            for k, ((p, _), text, told) in enumerate(zip(s.history, seen, s.told, strict=True))]
+        data["version"] = s.version  # the move count: a move says the one its page saw
+        if s.saved is not None and s.saved.problem:
+            data["agent_error"] = s.saved.problem
         return self.json(data)
 
     def api_game(self, request: Request, key: str) -> Response:
-        s = self.play_session(key)
+        s, role, own = self.play_session(key)
         with s.lock:
-            return self._game_payload(s, self._seat(s, request.args.get("seat")))
+            seat = self._seat(s, role, own, request.args.get("seat"))
+            return self._game_payload(s, seat, public=seat is None and role != "table")
 
     def api_move(self, request: Request, key: str) -> Response:
-        s = self.play_session(key)
+        s, role, own = self.play_session(key)
         data = self.body(request)
         with s.lock:
-            seat = self._seat(s, data.get("seat"))
+            seat = self._seat(s, role, own, data.get("seat"))
             text = data.get("text")
             if seat is None or not isinstance(text, str) or len(text) > 2000:
                 raise BadRequest("a move needs the seat playing it and its text")
+            version = data.get("version")
+            if not is_int(version) or not 0 <= version <= MAX_VERSION:
+                raise BadRequest("a move needs `version`, the move count of the game its page saw (a whole number)")
+            if s.stale(version, seat):  # a page that had not seen the last moves: refused, with them
+                why = (f"the game moved on: {s.moves_since(version, seat)}; look again" if version < s.version else
+                       f"the game is at move {s.version}, not {version}; look again")
+                return self.json({"illegal": {"why": why, "rule": "", "where": ""}, "stale": True,
+                                  "version": s.version}, 409)
             refused = s.play(seat, text)
             if refused is not None:
                 return self.json({"illegal": refused}, 200)
             return self._game_payload(s, seat)
 
     def api_click(self, request: Request, key: str) -> Response:
-        s = self.play_session(key)
+        s, role, own = self.play_session(key)
         data = self.body(request)
         with s.lock:
-            seat = self._seat(s, data.get("seat"))
+            seat = self._seat(s, role, own, data.get("seat"))
             spot = data.get("spot")
             if seat is None or not isinstance(spot, str) or spot not in s.state.board.index:
                 raise BadRequest("a click needs the seat and a spot of the board")
@@ -474,10 +602,10 @@ class WebApp:
         """The agent to act searches for its move in a worker (off the request path, the game's
         lock not held meanwhile); the answer waits for it up to `agent_wait` seconds, then says
         `thinking` (the page asks again)."""
-        s = self.play_session(key)
+        s, role, own = self.play_session(key)
         data = self.body(request)
         with s.lock:
-            seat = self._seat(s, data.get("seat"))
+            seat = self._seat(s, role, own, data.get("seat"))
             job = s.agent_move(self.agent_seconds)
             if job is not None:
                 s.thinking = self.agents.submit(job)
@@ -485,16 +613,54 @@ class WebApp:
         if thinking is not None:
             wait_for([thinking], timeout=self.agent_wait)
         with s.lock:
-            return self._game_payload(s, seat)
+            return self._game_payload(s, seat, public=seat is None and role != "table")
 
     def api_log(self, request: Request, key: str) -> Response:
-        s = self.play_session(key)
+        s, _, _ = self.play_session(key)
         with s.lock:
             if any(seat == HUMAN for seat in s.seats) and not s.state.is_terminal():
                 raise Forbidden("the log holds the whole state: it is given when the game is over")
             lines = s.log_lines()
         return Response("\n".join(lines) + "\n", mimetype="application/x-ndjson",
                         headers={"Content-Disposition": "attachment; filename=game.jsonl"})
+
+    def api_finished(self, request: Request, key: str) -> Response:
+        """What a finished game offers: its log, its replay and how to compare its rule set
+        with its base (`compare_command`)."""
+        s, _, _ = self.play_session(key)
+        with s.lock:
+            if not s.state.is_terminal():
+                raise Forbidden("the game is not over")
+            command, why = compare_command(s.name, s.game.info, s.state.num_players, dict(s.state.options),
+                                           list(self.games))
+        return self.json({"log": f"/api/game/{key}/log", "replay": f"/game/{key}/replay",
+                          "compare": command, "compare_why": why})
+
+    def api_events(self, request: Request, key: str) -> Response:
+        """The game's moves as they happen, to a live page (server-sent events): `version` events
+        carrying the move count only, never a view (the page then asks for its own with its own
+        link), a comment every `keepalive` seconds, `gone` when the game is dropped. Counted
+        (`max_game_streams` for a game, `max_streams` in all; else a 503) and ended after
+        `stream_seconds` (the browser opens it again)."""
+        s, _, _ = self.play_session(key)
+        game = next(iter(s.links.values()), key)
+        with self.streams_lock:
+            if sum(self.streams.values()) >= self.max_streams:
+                raise ServiceUnavailable(f"{self.max_streams} live pages are open on this server: reload later")
+            if self.streams.get(game, 0) >= self.max_game_streams:
+                raise ServiceUnavailable(f"{self.max_game_streams} live pages are open on this game: close one")
+            self.streams[game] = self.streams.get(game, 0) + 1
+        stream = EventStream(self, s, game)
+        return Response(stream, mimetype="text/event-stream", direct_passthrough=True,
+                        headers={"X-Accel-Buffering": "no"})
+
+    def release_stream(self, game: str) -> None:
+        with self.streams_lock:
+            left = self.streams.get(game, 0) - 1
+            if left > 0:
+                self.streams[game] = left
+            else:
+                self.streams.pop(game, None)
 
     # -- replays and scenarios --------------------------------------------------------------------
     def api_replay(self, request: Request, key: str) -> Response:
@@ -529,6 +695,73 @@ class WebApp:
         return self.json(data)
 
 
+class EventStream:
+    """One live page's stream of a game's versions (WebApp.api_events); its count is given back
+    when it ends, however it ends (`close`: Werkzeug calls it when the page has gone, a write failing)."""
+
+    def __init__(self, app: WebApp, session: PlaySession, game: str) -> None:
+        self.app, self.session, self.game = app, session, game
+        self.released = False
+        self.events = self._events()
+
+    def __iter__(self) -> EventStream:
+        return self
+
+    def __next__(self) -> bytes:
+        return next(self.events)
+
+    def _events(self) -> Generator[bytes, None, None]:
+        s, app = self.session, self.app
+        seen = s.version
+        yield f"retry: 2000\nevent: version\ndata: {seen}\n\n".encode()
+        ends = time.monotonic() + app.stream_seconds
+        while True:
+            left = ends - time.monotonic()
+            if left <= 0:
+                return
+            version, closed = s.wait_moved(seen, min(app.keepalive, left))
+            if closed is not None:
+                yield f"event: gone\ndata: {closed}\n\n".encode()
+                return
+            if version != seen:
+                seen = version
+                yield f"event: version\ndata: {version}\n\n".encode()
+            else:
+                yield b": keep-alive\n\n"
+
+    def close(self) -> None:
+        self.events.close()
+        if not self.released:
+            self.released = True
+            self.app.release_stream(self.game)
+
+
+def compare_command(name: str, info: Any, players: int, options: dict[str, str],
+                    rulesets: list[str]) -> tuple[str, str]:
+    """The `rulewright compare` command that shows how a game's rule set plays against its base
+    (a variant), or with this game's options against the default ones; and what it compares
+    (no command: nothing to compare it with). Shown, not run: a paired comparison says something
+    only over hundreds of games (minutes of the machine the players share), and a few dozen
+    would give intervals too wide to read (docs/web.md, "Playing together")."""
+    from shlex import quote as sh
+
+    changed = {o.name: options[o.name] for o in info.options if o.name in options and options[o.name] != o.default}
+    if info.variant != "base":
+        shared = "".join(f" --option {sh(f'{k}={v}')}" for k, v in changed.items())
+        return (f"rulewright compare {sh(info.id)} {sh(name)} --players {players}{shared} -n 200",
+                f"{name} against its base, {info.id}, on the same 200 seeds")
+    if changed:
+        flags = "".join(f" --option-b {sh(f'{k}={v}')}" for k, v in changed.items())
+        return (f"rulewright compare {sh(name)} --players {players}{flags} -n 200",
+                f"{name} with this game's options against its default ones, on the same 200 seeds")
+    variants = [r for r in rulesets if r.startswith(f"{info.id}/")]
+    if variants:
+        return (f"rulewright compare {sh(name)} {sh(variants[0])} --players {players} -n 200",
+                f"{name} is a base rule set: this compares it with its variant {variants[0]} "
+                f"(its variants: {', '.join(variants)})")
+    return "", f"{name} is a base rule set played with its default options: there is nothing to compare it with"
+
+
 def bundled_only(ruleset: object, here: Path) -> Game:
     """The rule set a file sent from the browser names: a bundled id only (never a path: the
     file came from a page, and a path would read a file of this machine)."""
@@ -554,9 +787,10 @@ def bundled_games() -> dict[str, Callable[[], Game]]:
     return {rid: partial(load_ruleset, rid) for rid in bundled_ids()}
 
 
-def make_app(source: str | None) -> tuple[WebApp, str]:
+def make_app(source: str | None, games_folder: Path | None = None) -> tuple[WebApp, str]:
     """The application serving the bundled rule sets and `source` (a rule set, a log, a saved
-    state or a scenario file); with the path to open first."""
+    state or a scenario file), saving its games in `games_folder` as they go and resuming the
+    unfinished ones found there (api/savedgames.py); with the path to open first."""
     from .rulesets import load_game
 
     sessions = Sessions()
@@ -579,7 +813,25 @@ def make_app(source: str | None) -> tuple[WebApp, str]:
                 start = f"/replay/{sessions.add_replay(path.name, Replay(state.game, [state], [], None))}"
             else:
                 start = f"/replay/{sessions.add_replay(path.name, load_replay(path))}"
-    return WebApp(games, sessions), start
+    app = WebApp(games, sessions)
+    if games_folder is not None:
+        save_games(app, games_folder)
+    return app, start
+
+
+def save_games(app: WebApp, path: Path) -> None:
+    """Save the games of `app` in the folder `path` as they go (made when missing), and keep again
+    the unfinished games saved there, their logs written on from their end; a file that cannot be
+    resumed is said in `app.problems` (`serve` prints them) and left where it is."""
+    from .savedgames import GameFolder, reopen
+
+    folder = GameFolder(path)
+    app.sessions.folder = folder
+
+    found, app.problems = folder.resume(app.served_game)
+    for key, session in found:
+        session.saved = reopen(folder.path / f"{key}.jsonl", session)
+        app.sessions.add_game(session, key=key, tokens=session.links or None)
 
 
 def _is_scenario_file(path: Path) -> bool:
@@ -658,6 +910,7 @@ def make_server(host: str, port: int, app: WebApp) -> BaseWSGIServer:
             probe.bind((host, port))
     server = werkzeug_server(host, port, app, threaded=True, request_handler=QuietHandler)
     bound = server.server_port
+    app.links_default = host not in ("127.0.0.1", "localhost", "::1")  # other machines may come in
     if host in WILDCARDS:  # every address of the machine: its names are not known here
         app.allowed_hosts = set()
         return server

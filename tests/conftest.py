@@ -88,6 +88,10 @@ SLOW: dict[str, set[str]] = {
         "test_a_whole_game_is_played_by_clicks",
         "test_a_replay_is_stepped_jumped_and_seen_from_each_seat",
     },
+    "test_web_seats.py": {
+        "test_a_spectator_s_drawing_never_shows_chang_cheng_s_face_down_cards",
+        "test_serve_takes_up_a_saved_game_after_a_restart",  # (a process of its own: 3 s)
+    },
     "test_who_decides.py": {"test_a_simulate_log_replays_identical", "test_play_asks_the_seat_to_act_and_logs_it"},
     "test_yellow_yangtze.py": {
         "test_a_game_saved_and_restored_anywhere_plays_on_the_same",

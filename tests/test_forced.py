@@ -145,7 +145,8 @@ def test_the_web_history_marks_a_forced_move_for_its_seat_only() -> None:
         if data["to_act"] == 3:
             moves = data["moves"]
             assert isinstance(moves, list) and len(moves) > 1, "a person is asked only real choices"
-            client.post(f"/api/game/{key}/move", headers=headers, json={"seat": "3", "text": moves[0]})
+            client.post(f"/api/game/{key}/move", headers=headers,
+                        json={"seat": "3", "text": moves[0], "version": data["version"]})
         else:
             client.post(f"/api/game/{key}/agent", headers=headers, json={"seat": "3"})
     history = data["history"]

@@ -419,8 +419,16 @@ def test_no_request_field_gives_a_500(tmp_path: Path) -> None:
             asked += 1
         for action in ("move", "click", "agent"):
             for body in ({"seat": value, "text": value, "spot": value}, {"seat": "1", "text": value, "spot": value},
-                         {"seat": [value], "text": {"a": value}}, {"seat": 1e308, "text": None}):
+                         {"seat": [value], "text": {"a": value}}, {"seat": 1e308, "text": None},
+                         {"seat": "1", "text": "x", "version": value}, {"seat": "1", "text": "x", "version": 1e308},
+                         {"seat": "1", "text": "x", "version": [0]}, {"seat": "1", "text": "x", "version": -(10**30)}):
                 status = client.post(f"/api/game/{game}/{action}", json=body, headers=token).status_code
                 assert status < 500, (action, body, status)
                 asked += 1
+        for path in (f"/api/game/{value}", f"/api/game/{value}/events", f"/api/game/{value}/finished",
+                     f"/game/{value}", f"/game/{value}/replay", f"/api/game/{game}/finished",
+                     f"/game/{game}/replay"):
+            status = client.get(path.replace("%", "%25")).status_code
+            assert status in (308, 403, 404), (path, value, status)  # (308: an empty part of the path, `//`)
+            asked += 1
     assert asked > 300

@@ -46,7 +46,7 @@ function setViewerOptions(values) {
   const before = viewerEl.value;
   viewerEl.replaceChildren();
   for (const v of values) {
-    const o = el("option", v === "referee" ? "referee (sees all)" : "P" + v);
+    const o = el("option", v === "referee" ? "referee (sees all)" : v === "spectator" ? "spectator" : "P" + v);
     o.value = String(v);
     viewerEl.appendChild(o);
   }
@@ -275,7 +275,9 @@ async function playMove(text) {
   if (busy) return;
   busy = true;
   try {
-    const data = await postJSON("/api/game/" + cfg.key + "/move", {seat: viewerEl.value, text: text});
+    // the version (move count) this page drew: a move made on a board the game has left is refused
+    const data = await postJSON("/api/game/" + cfg.key + "/move", {seat: viewerEl.value, text: text,
+                                                                   version: lastPlay ? lastPlay.version : null});
     if (data.illegal) { showIllegal([data.illegal]); return; }
     showMessage([el("div", "played " + wordsFor(text))]);
     renderPlay(data);

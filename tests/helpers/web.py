@@ -22,4 +22,39 @@ class PageClient(Client):
 
 
 def api(client: Client, path: str, body: dict[str, object] | None = None) -> TestResponse:
+    """A GET, or a POST of `body`; a move without its `version` (the move count the page saw) is
+    sent with the game's version now, as a page that has just looked sends it."""
+    if body is not None and path.endswith("/move") and "version" not in body:
+        looked = client.get(f"{path.removesuffix('/move')}?seat={body.get('seat', '')}").json or {}
+        body = {**body, "version": looked.get("version")}
     return client.get(path) if body is None else client.post(path, json=body)
+
+
+def words(text: str) -> set[str]:
+    """The words of a drawing's text (its labels and tooltips), whatever the rule set's look."""
+    import re
+
+    return set(re.findall(r"[\w-]+", text))
+
+
+def drawing_words(svg: str) -> set[str]:
+    """The words of an SVG drawing's text (as a page's `textContent` reads it)."""
+    import xml.etree.ElementTree as ET
+
+    return words(" ".join(ET.fromstring(svg).itertext()))
+
+
+def private_words(views: list[str], public: str) -> list[set[str]]:
+    """For the drawings of the seats (P1 first) and the spectator's (`public`), the words each
+    seat's drawing holds and no other's: what only that seat is shown (its hand, as the look
+    draws it: empty where the look draws two hands alike)."""
+    sets = [drawing_words(v) for v in views]
+    seen = drawing_words(public)
+    return [s - seen - set().union(*(o for k, o in enumerate(sets) if k != p)) for p, s in enumerate(sets)]
+
+
+def drawing_texts(svg: str) -> list[str]:
+    """The text of a drawing, piece by piece, in order (its labels and tooltips)."""
+    import xml.etree.ElementTree as ET
+
+    return [t for t in (x.strip() for x in ET.fromstring(svg).itertext()) if t]

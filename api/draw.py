@@ -674,6 +674,8 @@ def look_marks(view: View, kind: str, value: Any, hidden: bool, owner: str | Non
     if piece is None:
         return None
     shape = str(piece.get("shape", "disc"))
+    if kind in view.enum_values and isinstance(value, str) and value in SHAPES:  # (a `tower` as a tower)
+        shape = value
     back = str(piece.get("back", BACK_COLOUR))
     noun = kind.replace("_", " ")
     if value is None:

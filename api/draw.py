@@ -677,6 +677,8 @@ def look_marks(view: View, kind: str, value: Any, hidden: bool, owner: str | Non
     if piece is None:
         return None
     shape = str(piece.get("shape", "disc"))
+    if kind in view.enum_values and isinstance(value, str) and value in SHAPES:  # (a `tower` as a tower)
+        shape = value
     back = str(piece.get("back", BACK_COLOUR))
     noun = kind.replace("_", " ")
     if value is None:
@@ -1065,7 +1067,7 @@ def draw_svg(board: Board, view: View, facts: BoardFacts, highlight: Iterable[st
             cell += (f'<circle class="other-region" cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}"/>' if layout.shape == "circle"
                      else f'<rect class="other-region" x="{x - r:.1f}" y="{y - r:.1f}" width="{2 * r:.1f}" '
                           f'height="{2 * r:.1f}"/>')
-        spot_marks: list[Mark] = []
+        spot_marks: list[Mark] = [] if looked else list(at_spot.get(label, ()))  # (without a look: as ever)
         owner = next((v for n in owner_fields for v in [dict(view.fields[n]).get(label)] if isinstance(v, str)), None)
         owner_taken = False
         for name in per_spot:
@@ -1076,7 +1078,8 @@ def draw_svg(board: Board, view: View, facts: BoardFacts, highlight: Iterable[st
                 continue
             spot_marks.extend(thing_marks(view, name, value, _hidden_to(view, name), owner))
             owner_taken = owner_taken or (name in owned_kinds and owner is not None)
-        spot_marks.extend(at_spot.get(label, ()))
+        if looked:  # (a pawn, a marker: over what lies on the spot)
+            spot_marks.extend(at_spot.get(label, ()))
         if looked:
             n = len(spot_marks)  # (one piece fills its spot; up to three side by side in one row)
             r = layout.size * 0.72 if n <= 1 else min(layout.size * 0.55, layout.size * 0.95 / n - 0.5) if n <= 3 \

@@ -1174,8 +1174,9 @@ def draw_svg(board: Board, view: View, facts: BoardFacts, highlight: Iterable[st
     return (f'<svg xmlns="http://www.w3.org/2000/svg" class="board-svg" {size} '
             f'viewBox="0 0 {width:.0f} {height:.0f}"><style>{STYLE}</style>'
             f'<rect x="0" y="0" width="{width:.0f}" height="{height:.0f}" fill="#ffffff"/>'
-            f'{"".join(head)}<g class="board" id="board" transform="translate(0,{head_h:.0f})">{board_svg}</g>'
-            f'<g class="panels" id="panels" transform="translate(0,{head_h + layout.height:.0f})">{panel}</g></svg>')
+            f'{"".join(head)}<g class="board" id="drawing-board" transform="translate(0,{head_h:.0f})">{board_svg}</g>'
+            f'<g class="panels" id="drawing-panels" transform="translate(0,{head_h + layout.height:.0f})">'
+            f'{panel}</g></svg>')
 
 
 def _board_fields(view: View, board: Board, layout: Layout) -> tuple[dict[str, list[Mark]], dict[str, list[Mark]],
@@ -1373,7 +1374,7 @@ def _panels_look(view: View, board: Board, width: float) -> tuple[str, float]:
             score = f" — {title_of(view, score_field)} {'?' if got is None else got}"
         else:
             score = ""
-        out.append(f'<g class="player" id="player-{p + 1}" data-seat="{p + 1}">'
+        out.append(f'<g class="player" id="drawing-player-{p + 1}" data-seat="{p + 1}">'
                    f'<circle cx="20" cy="{y - 5:.1f}" r="7" fill="{colour}" stroke="#000" stroke-width="0.6"/>'
                    + _text(34, y, f"{_seat_title(view, p)}{mine}{acting}{score}", "panelhead"))
         y += 18
@@ -1423,7 +1424,7 @@ def _panels_look(view: View, board: Board, width: float) -> tuple[str, float]:
     others = [n for n, p in view.per.items() if p is None and n in view.fields
               and shown_as(view, n) not in ("hidden", "board")]
     if others:
-        out.append('<g class="table" id="table">' + _text(12, y, "On the table", "panelhead"))
+        out.append('<g class="table" id="drawing-table">' + _text(12, y, "On the table", "panelhead"))
         y += 20
         texts: list[str] = []
         for name in others:

@@ -150,7 +150,7 @@ def test_other_seats_hidden_values_are_absent_from_a_seat_s_drawing() -> None:
     mine = render_svg(state, 1)
 
     def hand(svg: str, seat: int) -> list[str]:  # the tiles drawn in a seat's hand, by the words moves use
-        area = next(g for g in ET.fromstring(svg).iter(f"{SVG}g") if g.attrib.get("id") == f"player-{seat}")
+        area = next(g for g in ET.fromstring(svg).iter(f"{SVG}g") if g.attrib.get("id") == f"drawing-player-{seat}")
         return [g.attrib["data-names"].split()[0] for g in area.iter(f"{SVG}g") if "data-names" in g.attrib
                 and g.attrib["data-names"].startswith("tile")]
 

@@ -244,7 +244,8 @@ def test_a_drawing_with_a_look_fits_its_box(tmp_path: Path) -> None:
     root = ET.fromstring(looked(tiles_game(tmp_path), 0))
     assert root.attrib["width"] == "100%" and "height" not in root.attrib
     assert re.fullmatch(r"0 0 \d+ \d+", root.attrib["viewBox"])
-    assert root.find(f"{SVG}g[@id='board']") is not None and root.find(f"{SVG}g[@id='panels']") is not None
+    assert root.find(f"{SVG}g[@id='drawing-board']") is not None
+    assert root.find(f"{SVG}g[@id='drawing-panels']") is not None
     plain = ET.fromstring(looked(tiles_game(tmp_path), 0, {}))  # no look: as always
     assert plain.attrib["width"] != "100%"
 

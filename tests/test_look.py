@@ -8,6 +8,8 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
+import pytest
+
 import rulewright
 from rulewright.compiler.build.keys import LOOK_COLOURS
 from rulewright.loading import load_rules
@@ -218,3 +220,17 @@ def test_diff_tells_a_look_key_by_key() -> None:
     assert shape.where is not None and shape.where.short == "tests/look/tiny_variant.yaml:7"
     assert changes["look.pieces.coin"].kind == "removed"
     assert "look.pieces.tile.colour" not in changes and "colours" not in changes
+
+
+def test_a_text_inherited_for_what_a_variant_took_away_goes_with_it(tmp_path: Path) -> None:
+    """The base's texts for its `bonus` ask, which the variant's `finish` no longer asks, are dropped
+    with it; a text the variant writes itself for something the rules lack is still an error."""
+    game = tiny("tiny_no_bonus")
+    state = game.new_state(2, 1)
+    assert state.prompt(0) == "Take one of the 7 free spots (0 taken)"
+    assert not hasattr(type(state), "_ask_prompt__bonus")
+    own = tmp_path / "own.yaml"
+    own.write_text(f"extends: {HERE / 'look' / 'tiny_no_bonus.yaml'}\nlook:\n  prompts:\n    bonus: Choose\n",
+                   encoding="utf-8")
+    with pytest.raises(rulewright.CompileError, match=r"own.yaml:4:5: .*names `bonus`, which is no action nor ask"):
+        load_rules(own)

@@ -79,6 +79,10 @@ def look_texts(x: ExprTyper, rs: ir.RuleSet, actions: Sequence[t.Action],
         for text in templates:
             action = by_action.get(text.name)
             asked = text.name in asks
+            if action is None and not asked and text.span.path != rs.span.path:
+                # A text the rule set inherits, for an action or ask a variant took away (`actions:
+                # turn_back: ~`): it goes with what it named, as the variant holds only what differs.
+                continue
             if action is None and not asked:
                 x.error(text.span, f"`look: {section}:` names `{text.name}`, which is no action nor ask of the rules",
                         did_you_mean(text.name, sorted(set(by_action) | set(asks)))

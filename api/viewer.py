@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from .agents import Agent, AgentSpec, RandomAgent, check_agents, make_agents, parse_agent_spec, seat_agent_seed
 from .draw import action_spots, render_svg
@@ -29,8 +29,25 @@ from .runtime.errors import RulewrightError, whole_number
 from .runtime.state import Action, Game, State
 from .terminal import printable
 
-if TYPE_CHECKING:
-    from .savedgames import GameFolder, SavedLog
+
+class SavedLog(Protocol):
+    """Where a game is saved as it goes (api/savedgames.py's `SavedLog`): the session writes its
+    new moves after each request, and closes it when the game is dropped. A protocol here, so
+    that savedgames, which plays saved games again through PlaySession, is the one to import."""
+
+    problem: str | None  # why the game is no longer saved (a full disk), said on its pages
+
+    def write(self, session: PlaySession) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class GameFolder(Protocol):
+    """The folder games are saved in (api/savedgames.py's `GameFolder`): a new log per game kept."""
+
+    path: Path
+
+    def saved_log(self, key: str, session: PlaySession) -> SavedLog | None: ...
 
 MAX_STATE_FILE = 16 << 20  # a saved state read: the largest bundled game's is a few KiB
 MAX_MOVES_SHOWN = 400  # legal moves listed at once (Yellow & Yangtze offers about 500 at times)

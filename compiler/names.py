@@ -233,6 +233,7 @@ METHOD_NAMES = frozenset({"self", "rt"})
 TEMPLATE_LOCALS = frozenset({
     "_", "_actions", "_action", "_cache", "_name", "_args", "_memo", "_value", "_remembered", "_kept", "_over",
     "_other",
+    "_asked",  # `look:` texts: whether the one asked for is an `ask`'s (State._look_prompt, _look_move)
     "_nested",  # a kept definition's values for one region (pass `nest_by_region`)
     # a listing through tables per board (pass `index_actions`): the table, and per choice its row and key
     "_table", *(f"_row{k}" for k in range(1, MAX_TABLE_CHOICES)), *(f"_key{k}" for k in range(MAX_TABLE_CHOICES)),

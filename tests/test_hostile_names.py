@@ -279,6 +279,9 @@ def made_names(rs: ir.RuleSet) -> tuple[set[str], set[str], set[str]]:
     for kind, named in (("action", rs.actions), ("phase", rs.phases), ("trigger", rs.triggers), ("option", rs.options),
                         ("define", rs.defines)):
         members |= {pattern.format(x.name) for x in named for pattern in names.MEMBER_PATTERNS[kind]}
+    for text in (*rs.look.prompts, *rs.look.moves) if rs.look is not None else ():  # an action's or an ask's
+        members |= {pattern.format(text.name) for kind in ("look_action", "look_ask")
+                    for pattern in names.MEMBER_PATTERNS[kind]}
     local: set[str] = set()
     for node in _walk(rs):
         if isinstance(node, ast.Let | ir.Choice | ir.Param):

@@ -70,8 +70,10 @@ const live = (() => {
     if (refreshing) return;  // (the refresh under way looks again when it ends)
     refreshing = true;
     try {
-      // a few times at most: answers to two refreshes may arrive in either order
-      for (let k = 0; k < 3 && drawn() !== latest && !(typeof busy !== "undefined" && busy); k++) {
+      // a few times at most: answers to two refreshes may arrive in either order. Only a page
+      // behind the game asks: an event late for a version the page drew already (it got there
+      // through its own move or an agent's) must not draw the board again under a click.
+      for (let k = 0; k < 3 && drawn() < latest && !(typeof busy !== "undefined" && busy); k++) {
         await refreshPlay();
       }
     } finally {

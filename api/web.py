@@ -81,6 +81,7 @@ from .viewer import (
     payload,
     told_after,
 )
+from .webcompare import COMPARE_GAMES, COMPARES_KEPT, ComparePlan, CompareRun, compare_plan, run_compare
 
 UI = Path(__file__).parent / "webui"
 WILDCARDS = ("0.0.0.0", "::", "")  # hosts that bind every address of the machine
@@ -132,6 +133,11 @@ class WebApp:
         self.agent_wait = AGENT_WAIT
         self.agent_seconds = AGENT_SECONDS
         self.agents = ThreadPoolExecutor(AGENT_WORKERS, thread_name_prefix="rulewright-agent")
+        # a finished game's comparison (api/webcompare.py): one worker of its own, one at a time
+        self.comparer = ThreadPoolExecutor(1, thread_name_prefix="rulewright-compare")
+        self.compares: dict[tuple[str, str, int, tuple[str, ...], tuple[str, ...]], CompareRun] = {}
+        self.compares_lock = threading.Lock()
+        self.compare_games = COMPARE_GAMES
         self.streams: dict[str, int] = {}  # live pages open, by game (the game's first link)
         self.streams_lock = threading.Lock()
         self.max_streams, self.max_game_streams = STREAMS, STREAMS_PER_GAME
@@ -154,6 +160,7 @@ class WebApp:
             Rule("/api/game/<key>/log", endpoint="api_log"),
             Rule("/api/game/<key>/events", endpoint="api_events"),
             Rule("/api/game/<key>/finished", endpoint="api_finished"),
+            Rule("/api/game/<key>/compare", endpoint="api_compare", methods=["GET", "POST"]),
             Rule("/game/<key>/replay", endpoint="game_replay"),
             Rule("/api/replay/<key>", endpoint="api_replay"),
             Rule("/api/scenario/<key>", endpoint="api_scenario"),
@@ -192,6 +199,7 @@ class WebApp:
         """Stop the agents' workers (a search under way ends at its time limit), end the live
         pages' streams and close the saved games' logs."""
         self.agents.shutdown(wait=False, cancel_futures=True)
+        self.comparer.shutdown(wait=False, cancel_futures=True)  # (a comparison under way ends with its games)
         self.sessions.close()
 
     def check_host(self, request: Request) -> None:
@@ -626,15 +634,47 @@ class WebApp:
 
     def api_finished(self, request: Request, key: str) -> Response:
         """What a finished game offers: its log, its replay and how to compare its rule set
-        with its base (`compare_command`)."""
+        with its base (`compare_plan`): the command, and where the server plays a small comparison."""
+        plan = self._compare_plan(key)
+        return self.json({"log": f"/api/game/{key}/log", "replay": f"/game/{key}/replay",
+                          "compare": plan.command, "compare_why": plan.why,
+                          "compare_here": f"/api/game/{key}/compare" if plan.command else None,
+                          "compare_games": COMPARE_GAMES})
+
+    def _compare_plan(self, key: str) -> ComparePlan:
         s, _, _ = self.play_session(key)
         with s.lock:
             if not s.state.is_terminal():
                 raise Forbidden("the game is not over")
-            command, why = compare_command(s.name, s.game.info, s.state.num_players, dict(s.state.options),
-                                           list(self.games))
-        return self.json({"log": f"/api/game/{key}/log", "replay": f"/game/{key}/replay",
-                          "compare": command, "compare_why": why})
+            return compare_plan(s.name, s.game.info, s.state.num_players, dict(s.state.options), list(self.games))
+
+    def api_compare(self, request: Request, key: str) -> Response:
+        """A small comparison of a finished game's rule set with what it changes (api/webcompare.py),
+        played by the server: a POST starts it (or finds it played or playing: one plan is played
+        once, and one comparison at a time in all, in its own worker, never in the agents'); a GET
+        says how far it is, then `compare`'s verdict lines."""
+        plan = self._compare_plan(key)
+        if not plan.command:
+            raise NotFound(plan.why)
+        with self.compares_lock:
+            run = self.compares.get(plan.key)
+            if run is None and request.method == "POST":
+                self.body(request)  # (JSON only, as every POST of the game API)
+                busy = [r for r in self.compares.values() if not r.done]
+                if busy:
+                    return self.json({"state": "waiting", "what": plan.why, "played": 0, "of": 0, "lines": [],
+                                      "error": None, "command": plan.command,
+                                      "why": "another comparison is being played on this server: ask again soon"})
+                run = CompareRun(plan, self.compare_games)
+                self.compares[plan.key] = run
+                finished = [k for k, r in self.compares.items() if r.done]
+                while len(self.compares) > COMPARES_KEPT and finished:
+                    del self.compares[finished.pop(0)]
+                self.comparer.submit(run_compare, run)
+        if run is None:
+            return self.json({"state": "none", "what": plan.why, "played": 0, "of": 0, "lines": [], "error": None,
+                              "command": plan.command})
+        return self.json(run.to_json())
 
     def api_events(self, request: Request, key: str) -> Response:
         """The game's moves as they happen, to a live page (server-sent events): `version` events
@@ -734,32 +774,6 @@ class EventStream:
         if not self.released:
             self.released = True
             self.app.release_stream(self.game)
-
-
-def compare_command(name: str, info: Any, players: int, options: dict[str, str],
-                    rulesets: list[str]) -> tuple[str, str]:
-    """The `rulewright compare` command that shows how a game's rule set plays against its base
-    (a variant), or with this game's options against the default ones; and what it compares
-    (no command: nothing to compare it with). Shown, not run: a paired comparison says something
-    only over hundreds of games (minutes of the machine the players share), and a few dozen
-    would give intervals too wide to read (docs/web.md, "Playing together")."""
-    from shlex import quote as sh
-
-    changed = {o.name: options[o.name] for o in info.options if o.name in options and options[o.name] != o.default}
-    if info.variant != "base":
-        shared = "".join(f" --option {sh(f'{k}={v}')}" for k, v in changed.items())
-        return (f"rulewright compare {sh(info.id)} {sh(name)} --players {players}{shared} -n 200",
-                f"{name} against its base, {info.id}, on the same 200 seeds")
-    if changed:
-        flags = "".join(f" --option-b {sh(f'{k}={v}')}" for k, v in changed.items())
-        return (f"rulewright compare {sh(name)} --players {players}{flags} -n 200",
-                f"{name} with this game's options against its default ones, on the same 200 seeds")
-    variants = [r for r in rulesets if r.startswith(f"{info.id}/")]
-    if variants:
-        return (f"rulewright compare {sh(name)} {sh(variants[0])} --players {players} -n 200",
-                f"{name} is a base rule set: this compares it with its variant {variants[0]} "
-                f"(its variants: {', '.join(variants)})")
-    return "", f"{name} is a base rule set played with its default options: there is nothing to compare it with"
 
 
 def bundled_only(ruleset: object, here: Path) -> Game:

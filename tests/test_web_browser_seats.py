@@ -168,7 +168,8 @@ def test_two_browsers_play_one_game_by_their_seat_links(server: tuple[str, WebAp
 def test_a_finished_game_s_page_offers_its_log_replay_and_compare(server: tuple[str, WebApp],
                                                                    two_browsers: tuple[Any, Any]) -> None:
     """The game ends while the page is open (moves played on the server): the page follows it to
-    the end by itself and then offers the log, the replay and the `compare` command."""
+    the end by itself and then offers the log, the replay and the `compare` command, and plays a
+    small comparison in the server when asked, showing `compare`'s verdict lines."""
     import random
 
     import rulewright
@@ -189,6 +190,12 @@ def test_a_finished_game_s_page_offers_its_log_replay_and_compare(server: tuple[
     compare = one.find_element(By.ID, "finished-compare").text
     assert compare == "rulewright compare mandarin mandarin/money --players 2 -n 200"
     assert one.find_element(By.ID, "finished-log").get_attribute("href").endswith("/log")
+    app.compare_games = 3  # (the server plays a small comparison when asked: here 3 pairs, for time)
+    one.find_element(By.ID, "finished-compare-here").click()
+    wait(one, lambda d: d.find_elements(By.CSS_SELECTOR, "#finished-compared li"), "compare's verdicts on the page")
+    verdicts = [li.text for li in one.find_elements(By.CSS_SELECTOR, "#finished-compared li")]
+    assert verdicts[0] == "A: mandarin; B: mandarin/money; 3 games each on the same seeds"
+    assert any(v.startswith("win rate P1: ") for v in verdicts)
     one.find_element(By.ID, "finished-replay").click()
     wait(one, lambda d: "/replay/" in d.current_url and d.find_elements(By.CSS_SELECTOR, "#board svg"),
          "the game's replay")

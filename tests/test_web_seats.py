@@ -32,7 +32,7 @@ from rulewright.runtime.state import HIDDEN
 from rulewright.viewer import public_svg, public_view
 from rulewright.web import TOKEN_HEADER, WebApp, make_app, make_server
 from tests.helpers.hidden import perturbations
-from tests.helpers.web import PageClient
+from tests.helpers.web import PageClient, api
 
 
 def links_game(client: Client, ruleset: str, seats: list[str], seed: int = 5,
@@ -368,18 +368,53 @@ def test_a_finished_game_offers_its_log_its_replay_and_a_compare_command(client:
 
 
 def test_the_compare_command_of_a_base_and_of_options() -> None:
-    from rulewright.web import compare_command
+    from rulewright.webcompare import compare_plan
 
     info = rulewright.load("china-schacht").info
-    command, why = compare_command("china-schacht", info, 3, {}, ["china-schacht", "china-schacht/fortifications"])
-    assert command == "rulewright compare china-schacht china-schacht/fortifications --players 3 -n 200"
+    plan = compare_plan("china-schacht", info, 3, {}, ["china-schacht", "china-schacht/fortifications"])
+    assert plan.command == "rulewright compare china-schacht china-schacht/fortifications --players 3 -n 200"
+    assert (plan.a, plan.b, plan.players, plan.options_b) == ("china-schacht", "china-schacht/fortifications", 3, ())
     info = rulewright.load("china-cornett").info
-    assert compare_command("china-cornett", info, 2, {}, ["china-cornett"])[0] == ""
+    assert compare_plan("china-cornett", info, 2, {}, ["china-cornett"]).command == ""
     option = info.options[0] if info.options else None
     if option is not None:
         other = next(c for c in option.choices if c != option.default)
-        command, _ = compare_command("china-cornett", info, 2, {option.name: other}, ["china-cornett"])
-        assert command == f"rulewright compare china-cornett --players 2 --option-b {option.name}={other} -n 200"
+        plan = compare_plan("china-cornett", info, 2, {option.name: other}, ["china-cornett"])
+        assert plan.command == f"rulewright compare china-cornett --players 2 --option-b {option.name}={other} -n 200"
+        assert plan.options_b == (f"{option.name}={other}",)
+
+
+def test_a_finished_game_plays_a_small_comparison_in_the_server(client: Client) -> None:
+    """The finished game's page may ask the server to play the comparison itself, bounded (here 3
+    pairs): a POST starts it, GETs say how far it is, then `compare`'s verdict lines; asked again,
+    the same comparison is not played twice. Before the end, nothing is compared."""
+    app = client.application
+    assert isinstance(app, WebApp)
+    app.compare_games = 3
+    links = links_game(client, "mandarin/money", ["human", "human"], seed=3)
+    url = f"/api/game/{links['1']}/compare"
+    assert client.get(url).status_code == 403  # (the game is not over)
+    session = next(iter(app.sessions.games.values()))
+    chance = random.Random(3)
+    for _ in range(5000):
+        if session.state.is_terminal():
+            break
+        seat = session.state.to_act()
+        with session.lock:
+            assert session.play(seat, str(chance.choice(session.state.legal_actions(seat)))) is None
+    assert client.get(url).json["state"] == "none"
+    started = api(client, url, {}).json
+    assert started["state"] in ("playing", "done") and started["of"] == 6
+    for _ in range(600):
+        shown = client.get(url).json
+        if shown["state"] != "playing":
+            break
+        time.sleep(0.1)
+    assert shown["state"] == "done", shown
+    assert shown["lines"][0] == "A: mandarin; B: mandarin/money; 3 games each on the same seeds"
+    assert any(line.startswith("win rate P1: ") for line in shown["lines"])
+    assert shown["command"] == "rulewright compare mandarin mandarin/money --players 2 -n 200"
+    assert api(client, url, {}).json["lines"] == shown["lines"] and len(app.compares) == 1  # played once
 
 
 def test_a_new_game_is_played_by_links_by_default_when_other_machines_may_come_in(client: Client) -> None:

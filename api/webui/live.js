@@ -58,8 +58,40 @@ const live = (() => {
       code.textContent = data.compare;
       box.appendChild(code);
     }
+    if (data.compare_here) {  // a small comparison the server plays (api/webcompare.py), then its verdicts
+      const button = document.createElement("button");
+      button.id = "finished-compare-here";
+      button.textContent = "play " + data.compare_games + " paired games of each here now";
+      const out = document.createElement("div");
+      out.id = "finished-compared";
+      button.addEventListener("click", () => { button.disabled = true; compareHere(data.compare_here, out); });
+      box.appendChild(button);
+      box.appendChild(out);
+    }
     const side = document.getElementById("side") || document.body;
     side.appendChild(box);
+  }
+
+  async function compareHere(url, out) {
+    let data = await postJSON(url, {});
+    for (let k = 0; k < 900 && (data.state === "playing" || data.state === "waiting"); k++) {
+      out.textContent = data.state === "waiting" ? data.why
+        : "playing " + data.what + ": " + data.played + " of " + data.of + " games";
+      await new Promise(done => setTimeout(done, 1000));
+      data = data.state === "waiting" ? await postJSON(url, {}) : await getJSON(url);
+    }
+    out.replaceChildren();
+    if (data.error) { out.textContent = "could not compare: " + data.error; return; }
+    const list = document.createElement("ul");
+    for (const line of data.lines || []) {
+      const item = document.createElement("li");
+      item.textContent = line;
+      list.appendChild(item);
+    }
+    const more = document.createElement("p");
+    more.textContent = "So few games give wide intervals; for more, run the command above.";
+    out.appendChild(list);
+    out.appendChild(more);
   }
 
   let latest = -1;

@@ -29,17 +29,32 @@ function el(tag, text, cls) {
   return e;
 }
 
+// the page's requests under way: live.js does not ask for the game again meanwhile (their answer
+// brings the page up to date; a second answer for the same position drew the board again under a
+// player's click)
+let inFlight = 0;
+
 async function getJSON(url) {
-  const r = await fetch(url, {headers: {"Accept": "application/json"}});
-  return r.json();
+  inFlight++;
+  try {
+    const r = await fetch(url, {headers: {"Accept": "application/json"}});
+    return await r.json();
+  } finally {
+    inFlight--;
+  }
 }
 
 async function postJSON(url, body) {
   // the server's token (in the page's cfg): a request without it changes nothing
-  const r = await fetch(url, {method: "POST", headers: {"Content-Type": "application/json",
-                                                        "X-Rulewright-Token": cfg.token},
-                              body: JSON.stringify(body)});
-  return r.json();
+  inFlight++;
+  try {
+    const r = await fetch(url, {method: "POST", headers: {"Content-Type": "application/json",
+                                                          "X-Rulewright-Token": cfg.token},
+                                body: JSON.stringify(body)});
+    return await r.json();
+  } finally {
+    inFlight--;
+  }
 }
 
 function setViewerOptions(values) {

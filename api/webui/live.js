@@ -100,6 +100,10 @@ const live = (() => {
   async function moved(version) {
     latest = Math.max(latest, version);
     if (refreshing) return;  // (the refresh under way looks again when it ends)
+    if (typeof inFlight !== "undefined" && inFlight > 0) {  // (the page's own request answers first)
+      setTimeout(() => moved(latest), 250);
+      return;
+    }
     refreshing = true;
     try {
       // a few times at most: answers to two refreshes may arrive in either order. Only a page

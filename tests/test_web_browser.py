@@ -16,10 +16,8 @@ from __future__ import annotations
 import os
 import random
 import re
-import shutil
-import tempfile
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, cast
 from urllib.parse import quote
@@ -30,12 +28,8 @@ import rulewright
 from rulewright.core.paths import bundled_rulesets
 from rulewright.viewer import PlaySession
 from rulewright.web import WebApp, make_app, make_server
+from tests.helpers.browser import WAIT, console_errors, missing_browser, start_chromium, stop, wait
 
-CHROMIUM = os.environ.get("RULEWRIGHT_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-CHROMEDRIVER = os.environ.get("RULEWRIGHT_CHROMEDRIVER") or shutil.which("chromedriver") or "/usr/bin/chromedriver"
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--window-size=1400,1000")
 GAMES = ("china-cornett", "china-schacht", "mandarin", "yellow-yangtze", "chang-cheng")
 # Every bundled rule set is played to the end by clicks; the replay and the seat switch, the same
 # code for any of them, on each game's base.
@@ -45,21 +39,15 @@ VIEWPORT_RULESETS = (*GAMES, "othello")
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "tests" / "scenarios" / "china-cornett" / "rulebook.yaml"
 HAND = ROOT / "tests" / "pages" / "hand-to-board.yaml"
-WAIT = 15  # seconds a page may take to show what is waited for
 
-if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)
-        and os.path.isfile(CHROMEDRIVER) and os.access(CHROMEDRIVER, os.X_OK)):
-    pytest.skip(f"no Chromium and chromedriver ({CHROMIUM}, {CHROMEDRIVER}): the browser tests of the web board "
-                "are skipped; `./dev test` installs them as root (apt-get install chromium chromium-driver), or "
-                "name them with RULEWRIGHT_CHROMIUM and RULEWRIGHT_CHROMEDRIVER", allow_module_level=True)
+if missing_browser() is not None:
+    pytest.skip(str(missing_browser()), allow_module_level=True)
 
 selenium = pytest.importorskip("selenium", reason="selenium is not installed: pip install -e '.[dev]'")
-from selenium import webdriver  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
-from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
+from selenium.webdriver.support.ui import Select  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -76,20 +64,12 @@ def server() -> Iterator[tuple[str, WebApp]]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[WebDriver]:
-    profile = tempfile.mkdtemp(prefix="rulewright-chromium-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in (*FLAGS, f"--user-data-dir={profile}"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     try:
-        driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+        driver, profile = start_chromium()
     except Exception as exc:  # noqa: BLE001 - a browser that cannot start: say so, skip
-        shutil.rmtree(profile, ignore_errors=True)
         pytest.skip(f"Chromium did not start ({type(exc).__name__}: {str(exc).splitlines()[0]})")
     yield driver
-    driver.quit()
-    shutil.rmtree(profile, ignore_errors=True)
+    stop(driver, profile)
 
 
 @pytest.fixture(scope="module")
@@ -98,14 +78,6 @@ def shots() -> Path:
     folder = Path(chosen) if chosen else ROOT / "build" / "screenshots"  # (build/ is not kept by git)
     folder.mkdir(parents=True, exist_ok=True)
     return folder
-
-
-def wait(driver: WebDriver, what: Callable[[WebDriver], Any], message: str) -> Any:
-    return WebDriverWait(driver, WAIT, poll_frequency=0.05).until(what, message)
-
-
-def console_errors(driver: WebDriver) -> list[str]:
-    return [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
 
 
 def screenshot(driver: WebDriver, folder: Path, name: str) -> None:

@@ -1,7 +1,6 @@
 """Headless Chromium for the browser tests of the web board: the system's browser and chromedriver,
 named explicitly (Selenium Manager, which would download a driver, is never asked), or a skip
-saying why. (tests/test_web_browser.py keeps its own copy of these lines; tests/test_web_browser_seats.py
-uses these.)"""
+saying why; tests/test_web_browser.py and tests/test_web_browser_seats.py use these."""
 
 from __future__ import annotations
 

@@ -5,7 +5,9 @@ server's truth); each page updates by itself when the other seat moves (no reloa
 stream, api/webui/live.js), as does a spectator's, which sees neither rack; a third tab of P1's,
 whose live stream is cut, is refused its move with the reason. No JavaScript error in either
 console (the one 409 answer of the stale move, which Chromium notes as a failed load, is the
-test's own doing and the only one allowed)."""
+test's own doing and the only one allowed). Then a whole game of Leduc poker is played between the
+two browsers, a click on the page of the seat to act for every move, each page holding its own
+hand and never the other's after every move."""
 
 from __future__ import annotations
 
@@ -201,3 +203,44 @@ def test_a_finished_game_s_page_offers_its_log_replay_and_compare(server: tuple[
          "the game's replay")
     assert f"move 0 of {len(session.history)}" in one.find_element(By.ID, "where").text
     assert console_errors(one, stale_refusal) == []
+
+
+def test_two_browsers_play_a_whole_game_of_hidden_hands(server: tuple[str, WebApp],
+                                                        two_browsers: tuple[Any, Any]) -> None:
+    """A whole game of Leduc poker, whose cards in hand only their owner sees, between the two
+    browsers by their seat links, each move clicked on the page of the seat to act: after every
+    move, each page holds its own hand's words and none of the other's, until the showdown."""
+    import random
+
+    import rulewright
+
+    base, app = server
+    one, two = two_browsers
+    session = PlaySession.start(rulewright.load("leduc-poker"), 2, 4, ["human", "human"])
+    app.sessions.add_game(session, links=True)
+    drivers = (one, two)
+    for seat, driver in enumerate(drivers):
+        driver.get(f"{base}/game/{session.links[str(seat + 1)]}")
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#board svg"), "the board is drawn")
+    chance = random.Random(4)
+    played = 0
+    while not session.state.is_terminal():
+        views = [render_svg(session.state, p) for p in range(2)]
+        private = private_words(views, public_svg(session.state))
+        for p, driver in enumerate(drivers):
+            wait(driver, lambda d, n=played: history(d) == n, "the page follows the game")
+            shown = words(board_text(driver))
+            assert not private[1 - p] & shown, (p, private[1 - p] & shown)  # never the other's hand
+            assert private[p] <= shown, (p, private[p] - shown)  # its own, whole
+        mover = drivers[session.state.to_act()]
+        wait(mover, lambda d: d.find_elements(By.CSS_SELECTOR, "#moves button"), "the seat to act's moves")
+        buttons = mover.find_elements(By.CSS_SELECTOR, "#moves button")
+        chance.choice(buttons).click()
+        played += 1
+        for driver in drivers:
+            wait(driver, lambda d, n=played: history(d) >= n, "both pages show the move without a reload")
+        played = len(session.history)
+    assert played >= 2
+    for driver in drivers:
+        wait(driver, lambda d: "Game over" in d.find_element(By.ID, "status").text, "both pages see the end")
+        assert console_errors(driver) == []

@@ -16,7 +16,6 @@ from __future__ import annotations
 import os
 import random
 import re
-import threading
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, cast
@@ -27,8 +26,9 @@ import pytest
 import rulewright
 from rulewright.core.paths import bundled_rulesets
 from rulewright.viewer import PlaySession
-from rulewright.web import WebApp, make_app, make_server
+from rulewright.web import WebApp, make_app
 from tests.helpers.browser import WAIT, console_errors, missing_browser, start_chromium, stop, wait
+from tests.helpers.web import served
 
 GAMES = ("china-cornett", "china-schacht", "mandarin", "yellow-yangtze", "chang-cheng")
 # Every bundled rule set is played to the end by clicks; the replay and the seat switch, the same
@@ -53,13 +53,8 @@ from selenium.webdriver.support.ui import Select  # noqa: E402
 @pytest.fixture(scope="module")
 def server() -> Iterator[tuple[str, WebApp]]:
     app, _ = make_app(None)
-    httpd = make_server("127.0.0.1", 0, app)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_port}", app
-    httpd.shutdown()
-    httpd.server_close()
-    thread.join(5)
+    with served(app) as port:
+        yield f"http://127.0.0.1:{port}", app
 
 
 @pytest.fixture(scope="module")

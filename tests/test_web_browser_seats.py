@@ -11,7 +11,6 @@ hand and never the other's after every move."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,9 +19,9 @@ import pytest
 
 from rulewright.draw import render_svg
 from rulewright.viewer import PlaySession, public_svg
-from rulewright.web import WebApp, make_app, make_server
+from rulewright.web import WebApp, make_app
 from tests.helpers.browser import console_errors, missing_browser, start_chromium, stop, wait
-from tests.helpers.web import drawing_texts, private_words, words
+from tests.helpers.web import drawing_texts, private_words, served, words
 
 if (why := missing_browser()) is not None:
     pytest.skip(why, allow_module_level=True)
@@ -33,14 +32,8 @@ from selenium.webdriver.common.by import By  # noqa: E402
 @pytest.fixture(scope="module")
 def server() -> Iterator[tuple[str, WebApp]]:
     app, _ = make_app(None)
-    httpd = make_server("127.0.0.1", 0, app)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_port}", app
-    app.close()  # (the live streams end)
-    httpd.shutdown()
-    httpd.server_close()
-    thread.join(5)
+    with served(app) as port:
+        yield f"http://127.0.0.1:{port}", app
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,6 @@ from __future__ import annotations
 import http.client
 import json
 import socket
-import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -25,7 +24,8 @@ from click.testing import CliRunner
 
 from rulewright.cli import cli
 from rulewright.viewer import CHECKPOINT, Sessions, load_scenarios
-from rulewright.web import TOKEN_HEADER, WebApp, make_app, make_server
+from rulewright.web import TOKEN_HEADER, WebApp, make_app
+from tests.helpers.web import served
 
 Answer = tuple[int, bytes]
 
@@ -38,17 +38,8 @@ def serving(sessions: Sessions | None = None, **settings: float) -> Iterator[Web
         app.sessions = sessions
     for name, value in settings.items():
         setattr(app, name, value)
-    server = make_server("127.0.0.1", 0, app)
-    app.port = server.server_port  # type: ignore[attr-defined]
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    try:
+    with served(app):
         yield app
-    finally:
-        server.shutdown()
-        server.server_close()
-        app.close()
-        thread.join(5)
 
 
 def call(app: WebApp, method: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None,

@@ -14,7 +14,6 @@ import os
 import random
 import re
 import stat
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -30,9 +29,9 @@ from rulewright.cli import cli
 from rulewright.replay import replay_log
 from rulewright.runtime.state import HIDDEN
 from rulewright.viewer import public_svg, public_view
-from rulewright.web import TOKEN_HEADER, WebApp, make_app, make_server
+from rulewright.web import TOKEN_HEADER, WebApp, make_app
 from tests.helpers.hidden import perturbations
-from tests.helpers.web import PageClient, api
+from tests.helpers.web import PageClient, api, served
 
 
 def links_game(client: Client, ruleset: str, seats: list[str], seed: int = 5,
@@ -434,17 +433,8 @@ def test_a_new_game_is_played_by_links_by_default_when_other_machines_may_come_i
 @contextmanager
 def serving(folder: Path | None = None) -> Iterator[WebApp]:
     app, _ = make_app(None, folder)
-    server = make_server("127.0.0.1", 0, app)
-    app.port = server.server_port  # type: ignore[attr-defined]
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    try:
+    with served(app):
         yield app
-    finally:
-        server.shutdown()
-        server.server_close()
-        app.close()
-        thread.join(5)
 
 
 def request(app: WebApp, method: str, path: str, body: Any = None) -> tuple[int, Any]:

@@ -3,11 +3,31 @@ call of its JSON API."""
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from werkzeug.test import Client, TestResponse
 
-from rulewright.web import TOKEN_HEADER, WebApp
+from rulewright.web import TOKEN_HEADER, WebApp, make_server
+
+
+@contextmanager
+def served(app: WebApp) -> Iterator[int]:
+    """`app` served for real on a free port of 127.0.0.1, in a thread: its port (also `app.port`);
+    afterwards the server stopped and the app closed (its agents' workers, live streams, saved logs)."""
+    server = make_server("127.0.0.1", 0, app)
+    app.port = server.server_port  # type: ignore[attr-defined]
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    try:
+        yield server.server_port
+    finally:
+        server.shutdown()
+        server.server_close()
+        app.close()
+        thread.join(5)
 
 
 class PageClient(Client):

@@ -470,6 +470,20 @@ def play(specs: tuple[BatchSpec, BatchSpec], games: int, workers: int, dask: str
     return out
 
 
+def run(sides: tuple[Side, Side], loaded: tuple[Game, Game], players: int, games: int, *, seed: int, alpha: float,
+        max_moves: int, max_turns: int | None, workers: int, dask: str | None,
+        advance: Callable[[], None]) -> Comparison:
+    """Play both sides' games 0 to `games - 1` on the same seeds and analyse them: what
+    `rulewright compare` does, and the web board's small comparison of a finished game's rule set
+    (api/webcompare.py)."""
+    specs = tuple(BatchSpec(s.ruleset, players, seed, s.options, max_moves, max_turns=max_turns,
+                            agents=tuple(sorted(s.agents.items()))) for s in sides)
+    results = play((specs[0], specs[1]), games, workers, dask, loaded, advance)
+    movers = (first_movers(loaded[0], specs[0], games), first_movers(loaded[1], specs[1], games))
+    return analyse(sides[0], sides[1], results[0], results[1], players=players, seed=seed, alpha=alpha,
+                   first_movers=movers, max_moves=max_moves, max_turns=max_turns)
+
+
 def first_movers(game: Game, spec: BatchSpec, games: int) -> list[int]:
     """The seat that moves first in each game of a batch (seat 0 when the setup fails: that
     game failed, and counts in no measure of wins)."""

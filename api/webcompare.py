@@ -100,7 +100,7 @@ def run_compare(run: CompareRun) -> None:
     from . import compare as cmp
     from .commands.compare import compare_sides
     from .commands.shared import CliError
-    from .match import BatchSpec
+    from .match import DEFAULT_MAX_MOVES
 
     plan = run.plan
 
@@ -114,11 +114,9 @@ def run_compare(run: CompareRun) -> None:
                                                          plan.options_b)
         sides = tuple(cmp.Side(side, ruleset, resolved[k], {}, changed[k])
                       for k, (side, ruleset) in enumerate((("A", plan.a), ("B", plan.b))))
-        specs = tuple(BatchSpec(s.ruleset, count, COMPARE_SEED, s.options) for s in sides)
-        results = cmp.play((specs[0], specs[1]), run.games, 1, None, (loaded[0], loaded[1]), advance)
-        movers = (cmp.first_movers(loaded[0], specs[0], run.games), cmp.first_movers(loaded[1], specs[1], run.games))
-        comparison = cmp.analyse(sides[0], sides[1], results[0], results[1], players=count, seed=COMPARE_SEED,
-                                 alpha=0.05, first_movers=movers, max_moves=specs[0].max_moves, max_turns=None)
+        comparison = cmp.run((sides[0], sides[1]), (loaded[0], loaded[1]), count, run.games, seed=COMPARE_SEED,
+                             alpha=0.05, max_moves=DEFAULT_MAX_MOVES, max_turns=None, workers=1, dask=None,
+                             advance=advance)
         lines = [f"A: {sides[0].label}; B: {sides[1].label}; {run.games} games each on the same seeds"]
         lines += [str(m["verdict"]) for m in comparison.measures]
         lines.append(cmp.significant_line(comparison))

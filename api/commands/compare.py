@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 from rich.table import Table
 
-from ..match import DEFAULT_MAX_MOVES, BatchSpec, Interrupted, stop_on_signals
+from ..match import DEFAULT_MAX_MOVES, Interrupted, stop_on_signals
 from ..rulesets import load_game
 from ..runtime.errors import RulewrightError
 from ..runtime.state import Game
@@ -114,8 +114,6 @@ def command(a: str, b: str | None, games: int, players: int | None, seed: int, o
                         for game, own in zip(loaded, (agents_a, agents_b), strict=True)]
             sides = tuple(cmp.Side(name, ruleset, resolved[k], line_ups[k], changed[k])
                           for k, (name, ruleset) in enumerate((("A", a), ("B", b))))
-            specs = tuple(BatchSpec(s.ruleset, count, seed, s.options, max_moves, max_turns=max_turns,
-                                    agents=tuple(sorted(s.agents.items()))) for s in sides)
             show = not as_json and sys.stderr.isatty()
             with progress_bar(2 * games, f"compare {sides[0].label} / {sides[1].label}", show) as advance:
                 def step() -> None:
@@ -123,10 +121,9 @@ def command(a: str, b: str | None, games: int, players: int | None, seed: int, o
                     played += 1
                     advance()
 
-                results = cmp.play((specs[0], specs[1]), games, workers, dask_address, (loaded[0], loaded[1]), step)
-            movers = (cmp.first_movers(loaded[0], specs[0], games), cmp.first_movers(loaded[1], specs[1], games))
-            comparison = cmp.analyse(sides[0], sides[1], results[0], results[1], players=count, seed=seed,
-                                     alpha=alpha, first_movers=movers, max_moves=max_moves, max_turns=max_turns)
+                comparison = cmp.run((sides[0], sides[1]), (loaded[0], loaded[1]), count, games, seed=seed,
+                                     alpha=alpha, max_moves=max_moves, max_turns=max_turns, workers=workers,
+                                     dask=dask_address, advance=step)
     except Interrupted as stop:
         ended = f"; {plural(workers, 'worker')} ended" if workers > 1 else ""
         click.echo(f"rulewright: interrupted by {stop.name} after {played} of {plural(2 * games, 'game')}{ended}",

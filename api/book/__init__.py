@@ -42,6 +42,12 @@ def first_position(ruleset: str) -> tuple[str, str] | None:
 
 def make(ruleset: str, file: Path, against: str | None = None, against_file: Path | None = None) -> Book:
     """The book of `ruleset` (its rule file `file`), with the changes from `against` marked. Raises
-    CompileError when a rule file does not build."""
-    load_ruleset(file)  # (its problems first, before anything is drawn)
+    CompileError when a rule file does not build or check."""
+    from ..compiler.check import check
+
+    for rules in (load_ruleset(file), *((load_ruleset(against_file),) if against_file is not None else ())):
+        problems, _ = check(rules)  # what `rulewright check` says, before anything is drawn
+        errors = [d for d in problems if d.severity == "error"]
+        if errors:
+            raise CompileError(errors)
     return build(ruleset, file, against, against_file, first_position(ruleset))

@@ -278,8 +278,10 @@ class _Maker:
 
     # -- options ------------------------------------------------------------------------------
     def option(self, o: ir.Option) -> Rule:
-        choices = [Code(c) + (" (default)" if c == o.default else "") for c in o.choices]
-        words = [_para("Choices: ", *_joined(choices), ".")]
+        choices: list[str] = []
+        for k, c in enumerate(o.choices):
+            choices += [", " if k else "", Code(c), " (default)" if c == o.default else ""]
+        words = [_para("Choices: ", *choices, ".")]
         if o.doc.strip():
             words.append(_para(o.doc.strip()))
         quotes = ((Quote(o.quote.strip(), o.span.short),) if o.quote.strip() else ()) + self.quotes(f"options.{o.name}")

@@ -45,9 +45,11 @@ def make(ruleset: str, file: Path, against: str | None = None, against_file: Pat
     CompileError when a rule file does not build or check."""
     from ..compiler.check import check
 
-    for rules in (load_ruleset(file), *((load_ruleset(against_file),) if against_file is not None else ())):
-        problems, _ = check(rules)  # what `rulewright check` says, before anything is drawn
+    rules = load_ruleset(file)
+    base = load_ruleset(against_file) if against_file is not None else None
+    for built in (rules, *((base,) if base is not None else ())):
+        problems, _ = check(built)  # what `rulewright check` says, before anything is drawn
         errors = [d for d in problems if d.severity == "error"]
         if errors:
             raise CompileError(errors)
-    return build(ruleset, file, against, against_file, first_position(ruleset))
+    return build(ruleset, file, rules, against, base, first_position(ruleset))

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..compiler import ir
-from ..compiler.diff import Change, diff, load_ruleset, render, resolved_tree
+from ..compiler.diff import Change, diff, render, resolved_tree
 from ..compiler.unparse import unparse, unparse_block
 from ..core.load import YMap
 from ..core.paths import bundled_rulesets, display
@@ -105,14 +105,13 @@ VISIBLE = {"all": "seen by everyone", "owner": "seen by its owner only", "none":
            "size": "how many items it holds is seen by everyone, which items by nobody"}
 
 
-def build(ruleset: str, file: Path, against: str | None = None, against_file: Path | None = None,
+def build(ruleset: str, file: Path, rules: ir.RuleSet, against: str | None = None, base: ir.RuleSet | None = None,
           figure: tuple[str, str] | None = None) -> Book:
-    """The book of the rule set named `ruleset` (its rule file `file`); with `against` (its file
-    `against_file`), the changes from that rule set to this one marked in place. `figure`: the
-    drawing of its first position and its caption (api/book/__init__.py makes it). Raises
-    CompileError when a rule file does not build."""
-    rules = load_ruleset(file)
-    changes = diff(load_ruleset(against_file), rules) if against_file is not None else []
+    """The book of the rule set named `ruleset` (its rule file `file`, its IR `rules` as
+    `compiler.diff.load_ruleset` builds it); with `against` (its IR `base`), the changes from that
+    rule set to this one marked in place. `figure`: the drawing of its first position and its
+    caption (api/book/__init__.py makes it)."""
+    changes = diff(base, rules) if base is not None else []
     notes = [n for n in (notes_of(f) for f in rules.files) if n is not None]
     entries = {(e.kind, e.name): e for e in catalogue(rules, resolved_tree(rules))}
     maker = _Maker(rules, notes, entries, resolved_tree(rules))

@@ -102,6 +102,14 @@ def test_the_rulebook_words_are_the_comments_above_and_inside_a_rule_escaped() -
     assert "tests/book/tiny.yaml" in _element(page, "section", "variants")  # what it extends
 
 
+def test_a_base_lists_its_variants_and_a_variant_what_it_builds_on() -> None:
+    base = _element(_html("mandarin", ROOT / "rules/mandarin/base.yaml"), "section", "variants")
+    assert 'id="variants.rules/mandarin/money.yaml"' in base and "Mandarin: a variant of this rule set." in base
+    assert "the richest player wins" in base  # (the head of the variant's file)
+    variant = _element(_html("mandarin/money", ROOT / "rules/mandarin/money.yaml"), "section", "variants")
+    assert "This rule set extends mandarin" in variant and "rules/mandarin/base.yaml:1" in variant
+
+
 def test_the_book_as_text_marks_changes_as_diff_does() -> None:
     result = run("book", str(TINY_VARIANT), "--against", str(TINY))
     assert result.exit_code == 0, result.output

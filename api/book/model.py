@@ -59,6 +59,7 @@ class Rule:
 class Group:
     title: str
     rules: tuple[Rule, ...]
+    quotes: tuple[Quote, ...] = ()  # what the rule file says above the key of them all (`state:`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,8 +120,8 @@ def build(ruleset: str, file: Path, rules: ir.RuleSet, against: str | None = Non
     sections, other = _marked(sections, changes)
     sections = [*sections, *_variants(rules, file)]
     if against is not None:
-        intro = (_para("Changes from ", Code(against), " that no rule of this book shows (how it is drawn, "
-                       "`look:`, and the like), each with the file:line it is written at."),) if other else (
+        intro = (_para("Changes from ", Code(against), " that no rule of this book shows (how it is drawn, ",
+                       Code("look:"), ", and the like), each with the file:line it is written at."),) if other else (
             _para("Every change from ", Code(against), " is shown at the rule it changes."),)
         gone = tuple(Rule(m.path, m.kind, m.path, (), "", (), m.where, m.kind, (m,)) for m in other)
         sections.append(Section("changes", "Other changes", intro, (), (Group("", gone),) if gone else ()))
@@ -171,27 +172,29 @@ class _Maker:
         r = self.rules
         svg, caption = figure or ("", "")
         components = [Group("Players", (self.players(),)),
-                      Group("Boards", tuple(self.board(b) for b in r.boards)),
-                      Group("Pieces", tuple(self.component(c) for c in r.components)),
-                      Group("Kinds of values", tuple(self.enum(e) for e in r.enums)),
-                      Group("Dice", tuple(self.dice(d) for d in r.dice)),
-                      Group("Records", tuple(self.record(d) for d in r.records)),
-                      Group("What the game keeps", tuple(self.field(f) for f in r.fields))]
+                      Group("Boards", tuple(self.board(b) for b in r.boards), self.quotes("boards")),
+                      Group("Pieces", tuple(self.component(c) for c in r.components), self.quotes("components")),
+                      Group("Kinds of values", tuple(self.enum(e) for e in r.enums), self.quotes("enums")),
+                      Group("Dice", tuple(self.dice(d) for d in r.dice), self.quotes("dice")),
+                      Group("Records", tuple(self.record(d) for d in r.records), self.quotes("records")),
+                      Group("What the game keeps", tuple(self.field(f) for f in r.fields), self.quotes("state"))]
         options = [Group("Options", tuple(self.option(o) for o in r.options))]
         setup = [Group("Before the first turn", (self.setup(),))]
         end = [Group("The end", tuple(x for x in (self.end(), self.winner(), self.tie_break(), self.returns())
                                       if x is not None))]
-        glossary = [Group("Definitions", tuple(self.define(d) for d in r.defines)),
-                    Group("Procedures", tuple(self.procedure(p) for p in r.procedures)),
-                    Group("Facts of every position", tuple(self.invariant(i) for i in r.invariants))]
+        glossary = [Group("Definitions", tuple(self.define(d) for d in r.defines), self.quotes("define")),
+                    Group("Procedures", tuple(self.procedure(p) for p in r.procedures),
+                          self.quotes("procedures")),
+                    Group("Facts of every position", tuple(self.invariant(i) for i in r.invariants),
+                          self.quotes("invariants"))]
         return [
-            Section("components", "Components", (), self.quotes("boards") if r.boards else (), _kept(components),
-                    svg, caption),
+            Section("components", "Components", (), (), _kept(components), svg, caption),
             Section("options", "Options", (_para("Chosen before the game; the default is the rulebook's reading "
                                                  "where it can be read two ways."),) if r.options else (),
                     self.quotes("options"), _kept(options)),
             Section("setup", "Setup", (), (), _kept(setup)),
-            Section("play", "Play: phases and actions", self.play_intro(), self.quotes("phases"), _kept(self.play())),
+            Section("play", "Play: phases and actions", self.play_intro(),
+                    self.quotes("phases") + self.quotes("actions"), _kept(self.play())),
             Section("scoring", "Scoring", self.scoring_intro(), self.quotes("scoring"),
                     _kept([Group("Scoring terms", tuple(self.score(s) for s in r.scoring))])),
             Section("end", "End of the game", (), (), _kept(end)),
@@ -320,7 +323,7 @@ class _Maker:
         if rest:
             groups.append(Group("Actions of no phase", rest))
         if r.triggers:
-            groups.append(Group("Triggers", tuple(self.trigger(t) for t in r.triggers)))
+            groups.append(Group("Triggers", tuple(self.trigger(t) for t in r.triggers), self.quotes("triggers")))
         return groups
 
     def phase(self, ph: ir.Phase) -> Rule:
@@ -483,7 +486,7 @@ def _marked(sections: list[Section], changes: list[Change]) -> tuple[list[Sectio
         groups: list[Group] = []
         for g in s.groups:
             rules = tuple(_status(r, at.get(r.path, [])) for r in g.rules)
-            groups.append(Group(g.title, rules + tuple(removed.pop((s.key, g.title), []))))
+            groups.append(Group(g.title, rules + tuple(removed.pop((s.key, g.title), [])), g.quotes))
         for (key, title), gone in list(removed.items()):  # a group that is now empty
             if key == s.key:
                 groups.append(Group(title, tuple(gone)))

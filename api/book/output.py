@@ -72,6 +72,7 @@ def text(book: Book) -> str:
         for g in s.groups:
             if g.title:
                 out += ["", f"{g.title}:"]
+            out += _quotes(g.quotes, "")
             for rule in g.rules:
                 out += _rule(rule)
     return "\n".join(out) + "\n"

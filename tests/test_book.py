@@ -54,6 +54,8 @@ def test_every_bundled_rule_set_reads_as_a_book(ruleset: str, file: Path) -> Non
     for action in rules.actions:  # each action in words, with its file:line
         assert f'id="actions.{action.name}"' in page and action.span.short in page
     assert not re.search(r"<script|<link|<img|@import|url\(|src=|https?://(?!www\.w3\.org/2000/svg)", page)
+    style = page[page.index("<style>"):page.index("</style>")]
+    assert ".mark > ins" in style and "&gt;" not in style  # (the package's CSS as written, not escaped)
 
 
 def test_a_variant_shows_what_it_adds_removes_and_changes_at_the_rule() -> None:
@@ -63,7 +65,8 @@ def test_a_variant_shows_what_it_adds_removes_and_changes_at_the_rule() -> None:
     mark = re.search(r'<div class="mark mark-changed">(.*?)</div>', dispense, re.S)
     assert mark is not None
     assert "rules/mandarin/money.yaml:8" in mark.group(1)
-    assert "<del>[keep, draw_again]</del>" in mark.group(1) and "<ins>[keep, draw_again, sell]</ins>" in mark.group(1)
+    assert "<del><code>[keep, draw_again]</code></del>" in mark.group(1)
+    assert "<ins><code>[keep, draw_again, sell]</code></ins>" in mark.group(1)
     # added: the new action in the phase that lists it, inserted, with the line of the variant
     sell = _element(page, "ins", "actions.sell")
     assert "rules/mandarin/money.yaml:11" in sell and "auction it" in sell
@@ -83,7 +86,7 @@ def test_every_change_is_shown_once_and_none_is_lost() -> None:
     assert "look" in [c.path for c in changes]
     assert "<code>look</code>" in _element(page, "section", "changes")
     # a condition added to a rule that was there marks that rule as changed
-    assert "<ins>laps[current] == 0</ins>" in _element(page, "article", "actions.run")
+    assert "<ins><code>laps[current] == 0</code></ins>" in _element(page, "article", "actions.run")
 
 
 def test_the_rulebook_words_are_the_comments_above_and_inside_a_rule_escaped() -> None:

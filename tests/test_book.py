@@ -10,6 +10,7 @@ as many as its parts make (tests/book/tiny.yaml: each part fits a page).
 
 from __future__ import annotations
 
+import importlib.abc
 import re
 import shutil
 import subprocess
@@ -159,8 +160,27 @@ def test_a_missing_pdf_library_is_one_line(monkeypatch: pytest.MonkeyPatch, tmp_
     assert not (tmp_path / "t.pdf").exists()
 
 
+class _NoPango(importlib.abc.MetaPathFinder):
+    """Imports weasyprint as a system without pango does: OSError from the library loader."""
+
+    def find_spec(self, name: str, path: object, target: object = None) -> None:
+        if name == "weasyprint":
+            raise OSError("cannot load library 'libpango-1.0-0': no such file")
+
+
+def test_a_system_without_pango_is_one_line(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delitem(sys.modules, "weasyprint", raising=False)
+    monkeypatch.setattr(sys, "meta_path", [_NoPango(), *sys.meta_path])
+    result = run("book", str(TINY), "--pdf", str(tmp_path / "t.pdf"))
+    assert_user_error(result, "weasyprint cannot load the system's pango", "libpango-1.0-0")
+    assert not (tmp_path / "t.pdf").exists()
+
+
 def test_the_pdf_has_a_page_for_the_cover_the_drawing_and_each_part(tmp_path: Path) -> None:
-    pytest.importorskip("weasyprint", reason="weasyprint is not installed: pip install -e '.[book]'")
+    try:
+        import weasyprint  # noqa: F401
+    except (ImportError, OSError) as exc:  # (OSError: no pango on the system)
+        pytest.skip(f"weasyprint cannot be used here ({type(exc).__name__}): pip install -e '.[book]'")
     if shutil.which("pdftoppm") is None or shutil.which("pdfinfo") is None:
         pytest.skip("no pdftoppm and pdfinfo (Debian's poppler-utils; ./dev test installs it as root)")
     made = book.make(str(TINY), TINY)

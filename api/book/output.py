@@ -43,6 +43,9 @@ def pdf(book: Book) -> tuple[bytes, int]:
         import weasyprint  # type: ignore[import-untyped]
     except ImportError:
         raise MissingExtra("--pdf needs weasyprint: pip install 'rulewright[book]'") from None
+    except OSError as exc:  # (weasyprint is there, the system's pango it loads is not)
+        raise MissingExtra(f"--pdf: weasyprint cannot load the system's pango ({str(exc).splitlines()[0]}): "
+                           "install pango (Debian: apt-get install libpango-1.0-0 libpangoft2-1.0-0)") from None
 
     def refuse(url: str, *args: object, **kwargs: object) -> dict[str, object]:
         raise ValueError(f"the book fetches nothing ({url[:60]})")

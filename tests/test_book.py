@@ -59,6 +59,14 @@ def test_every_bundled_rule_set_reads_as_a_book(ruleset: str, file: Path) -> Non
     assert ".mark > ins" in style and "&gt;" not in style  # (the package's CSS as written, not escaped)
 
 
+def test_the_drawing_shows_what_every_seat_sees_alike_only() -> None:
+    figure = book.first_position("mandarin")  # each seat's yuans are its own (visible: owner)
+    assert figure is not None
+    svg, caption = figure
+    assert "yuans: ?" in svg and "3000" not in svg and "seen by a spectator" in svg
+    assert "at 2 players" in caption and "seed 0" in caption
+
+
 def test_a_variant_shows_what_it_adds_removes_and_changes_at_the_rule() -> None:
     page = _html("mandarin/money", ROOT / "rules/mandarin/money.yaml", "mandarin", ROOT / "rules/mandarin/base.yaml")
     # changed: the phase keeps its place, the old list struck out and the new one inserted, where it is written

@@ -121,7 +121,8 @@ def play_game(
             if state.moves >= max_moves or (max_turns is not None and state.turn > max_turns):
                 return GameResult(index, seed, [], [], state.turn, state.moves, capped=True, log=log,
                                   final=state.to_json() if record else None,
-                                  trace=summarise(legal, course, [], first, game.lowest_score_wins) if trace else None)
+                                  trace=summarise(legal, course, [], first, game.lowest_score_wins, finished=False)
+                                  if trace else None)
             player = state.to_act()
             assert player is not None
             if trace:

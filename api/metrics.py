@@ -37,12 +37,15 @@ if TYPE_CHECKING:
 
 NAN = math.nan
 GAMES_AT_MOST = 1_000_000  # games of one measurement (the CLI's -n is bounded by it too)
+WORKERS_AT_MOST = 256  # processes (--workers)
 
-# the method of each kind of interval, as the notes name them
-WILSON = "Wilson score interval"
-BOOTSTRAP = (f"bootstrap of the mean over games (BCa up to {BCA_AT_MOST} games, percentile beyond; "
-             f"{RESAMPLES} resamples)")
-PERCENTILE = f"percentile bootstrap over games ({RESAMPLES} resamples)"
+# the intervals, by the word a note names them with (Metrics.to_json()'s "methods")
+METHODS = {
+    "Wilson": "Wilson score interval of a proportion (scipy's binomtest)",
+    "bootstrap": f"bootstrap interval of the mean over games: BCa up to {BCA_AT_MOST} games, percentile beyond, "
+                 f"{RESAMPLES} resamples seeded from the seed",
+    "percentile": f"percentile bootstrap interval over games, {RESAMPLES} resamples seeded from the seed",
+}
 
 
 class BadMeasurement(RulewrightError):
@@ -111,6 +114,7 @@ class Metrics:
             "errors": self.errors,
             "first_error": dict(self.first_error) if self.first_error is not None else None,
             "estimates": {name: e.to_json() for name, e in self.estimates.items()},
+            "methods": dict(METHODS),
             "curves": {"bins": BINS, "branching": [_json(x) for x in self.branching_curve],
                        "winner_leads": [_json(x) for x in self.lead_curve]},
         }
@@ -141,7 +145,7 @@ def measure(ruleset: str, *, options: Mapping[str, str] | None = None, players: 
     need("statistics")
     from .match import _game
 
-    for name, value, least, most in (("games", games, 1, GAMES_AT_MOST), ("workers", workers, 1, 1024),
+    for name, value, least, most in (("games", games, 1, GAMES_AT_MOST), ("workers", workers, 1, WORKERS_AT_MOST),
                                      ("max_moves", max_moves, 1, 10**9), ("seed", seed, 0, 2**64 - 1)):
         if not least <= value <= most:
             raise BadMeasurement(f"{name} must be {least} to {most}, not {value}")
@@ -203,7 +207,7 @@ def estimate(ruleset: str, options: Mapping[str, str], players: int, seed: int, 
         if total == 0:
             return Estimate(NAN, NAN, NAN, 0, "no game finished")
         low, high = wilson(count, total, confidence)
-        return Estimate(count / total, low, high, total, note or WILSON)
+        return Estimate(count / total, low, high, total, _joined(note, "Wilson"))
 
     def mean(values: Sequence[float], none: str, note: str = "") -> Estimate:
         salt = next(salts)
@@ -211,45 +215,35 @@ def estimate(ruleset: str, options: Mapping[str, str], players: int, seed: int, 
         if len(kept) == 0:
             return Estimate(NAN, NAN, NAN, 0, none)
         low, high = mean_interval(kept, confidence, seed, salt)
-        return Estimate(float(np.mean(kept)), low, high, len(kept), note or BOOTSTRAP)
+        return Estimate(float(np.mean(kept)), low, high, len(kept), _joined(note, "bootstrap"))
 
     sole = [r.winners[0] if len(r.winners) == 1 else -1 for r in done]
     firsts = [r.trace.first if r.trace is not None else 0 for r in done]
     for p in range(players):
         out[f"win_rate.P{p + 1}"] = rate(sum(1 for w in sole if w == p), n)
     advantage = [float(f in r.winners) - len(r.winners) / players for f, r in zip(firsts, done, strict=True)]
-    out["first_player_advantage"] = mean(advantage, "no game finished",
-                                         f"first mover's win less its fair share of the wins; {BOOTSTRAP}")
-    out["first_player_win"] = rate(sum(1 for f, w in zip(firsts, sole, strict=True) if f == w), n,
-                                   f"the seat that moved first the only winner; {WILSON}")
+    out["first_player_advantage"] = mean(advantage, "no game finished")
+    out["first_player_win"] = rate(sum(1 for f, w in zip(firsts, sole, strict=True) if f == w), n)
     out["balance"] = _balance(np.array(sole, dtype=np.int64), players, confidence, seed, next(salts))
-    out["completion"] = rate(n, len(results), f"games not stopped by the move cap nor failed; {WILSON}") \
-        if results else Estimate(NAN, NAN, NAN, 0, "no game played")
-    out["draws"] = rate(sum(1 for w in sole if w < 0), n, f"finished games without a single winner; {WILSON}")
+    out["completion"] = rate(n, len(results)) if results else Estimate(NAN, NAN, NAN, 0, "no game played")
+    out["draws"] = rate(sum(1 for w in sole if w < 0), n)
     moves = [float(r.moves) for r in done]
-    out["length"] = mean(moves, "no game finished", f"moves per finished game; {BOOTSTRAP}")
+    out["length"] = mean(moves, "no game finished")
     out["length_median"] = _median(np.array(moves, dtype=float), confidence, seed, next(salts))
-    out["turns"] = mean([float(r.turns) for r in done], "no game finished", f"turns per finished game; {BOOTSTRAP}")
+    out["turns"] = mean([float(r.turns) for r in done], "no game finished")
     traces = [r.trace for r in done if r.trace is not None]
     shown = sum(1 for t in traces if t.lead_shown)
-    no_lead = (f"no score leads before the end in any of the {len(traces)} finished games: the score shows no "
-               "leader until the game is over" if traces else "no game finished")
-    counted = (f"; over the {shown} of {len(traces)} finished games whose score shows a leader before the end"
-               if shown < len(traces) else "")
-    decisive = [t.decisiveness for t in traces]
-    out["decisiveness"] = mean(decisive, no_lead if not shown else "no finished game with a single winner shows "
-                               "a lead before its end",
-                               f"1 - (move from which the winner leads for good) / length{counted}; {BOOTSTRAP}")
-    out["drama"] = mean([t.drama for t in traces], no_lead if not shown else "no finished game with a single "
-                        "winner shows a lead before its end",
-                        f"winner's mean deficit where it trailed, over the score range{counted}; {BOOTSTRAP}")
+    no_lead = (f"no score leads before the end (all {len(traces)} games)" if traces else "no game finished")
+    hidden = f"{len(traces) - shown} games show no lead before the end" if shown < len(traces) else ""
+    winners = sum(1 for t in traces if t.lead_shown and not math.isnan(t.decisiveness))
+    draws = f"{shown - winners} draws left out" if winners < shown else ""
+    single = no_lead if not shown else "no game with a single winner shows a lead before the end"
+    out["decisiveness"] = mean([t.decisiveness for t in traces], single, _joined(hidden, draws))
+    out["drama"] = mean([t.drama for t in traces], single, _joined(hidden, draws))
     changes = [t.lead_change_count for t in traces if not math.isnan(t.lead_changes)]
-    per_game = f"{sum(changes) / len(changes):.3g} changes per game; " if changes else ""
-    out["lead_changes"] = mean([t.lead_changes for t in traces], no_lead,
-                               f"changes of leader / (length - 1); {per_game}{counted.lstrip('; ')}"
-                               f"{'; ' if counted else ''}{BOOTSTRAP}")
-    out["branching"] = mean([t.branching for t in traces], "no game finished",
-                            f"legal actions per decision, per game; {BOOTSTRAP}")
+    per_game = f"{sum(changes) / len(changes):.3g} changes per game" if changes else ""
+    out["lead_changes"] = mean([t.lead_changes for t in traces], no_lead, _joined(per_game, hidden))
+    out["branching"] = mean([t.branching for t in traces], "no game finished")
     if strength is not None:
         wins = total = 0
         for seat, batch in enumerate(strength_results):
@@ -257,9 +251,7 @@ def estimate(ruleset: str, options: Mapping[str, str], players: int, seed: int, 
                 if r.finished:
                     total += 1
                     wins += r.winners == [seat]
-        share = 1 / players
-        out["strength"] = rate(wins, total, f"{strength} the only winner against random, each seat in turn "
-                                            f"(fair share {share:.3g}); {WILSON}")
+        out["strength"] = rate(wins, total, f"{strength} vs random, fair share {1 / players:.3g}")
     errors = [r for r in results if r.error is not None]
     first = errors[0] if errors else None
     return Metrics(
@@ -271,6 +263,10 @@ def estimate(ruleset: str, options: Mapping[str, str], players: int, seed: int, 
         lead_curve=_curve([t.lead_curve for t in traces]),
         lengths=tuple(r.moves for r in done),
     )
+
+
+def _joined(*parts: str) -> str:
+    return "; ".join(p for p in parts if p)
 
 
 def _curve(curves: Sequence[tuple[float, ...]]) -> tuple[float, ...]:
@@ -297,7 +293,7 @@ def _balance(sole: Any, players: int, confidence: float, seed: int, salt: int) -
         return 1 - (rates.max(axis=0) - rates.min(axis=0))
 
     value = float(statistic(sole))
-    note = f"1 - (highest - lowest win rate of the seats); {PERCENTILE}"
+    note = "percentile"
     if np.all(sole == sole[0]):
         return Estimate(value, value, value, n, note)
     result = bootstrap((sole,), statistic, confidence_level=confidence, n_resamples=RESAMPLES, batch=_batch(n),
@@ -315,7 +311,7 @@ def _median(values: Any, confidence: float, seed: int, salt: int) -> Estimate:
     if n == 0:
         return Estimate(NAN, NAN, NAN, 0, "no game finished")
     value = float(np.median(values))
-    note = f"median moves per finished game; {PERCENTILE}"
+    note = "percentile"
     if np.all(values == values[0]):
         return Estimate(value, value, value, n, note)
     result = bootstrap((values,), np.median, confidence_level=confidence, n_resamples=RESAMPLES, batch=_batch(n),

@@ -16,7 +16,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from .compare import Comparison, number
+from .compare import Comparison, number, side_value
 from .metrics import Metrics
 
 COLOURS = ("#4C72B0", "#DD8452")  # A, B
@@ -137,13 +137,12 @@ def report_html(c: Comparison, svgs: dict[str, str]) -> str:
         if m["a"] is None:
             rows.append(f"<tr><td>{e(m['name'])}</td><td colspan=6>no pairs</td></tr>")
             continue
-        key = "rate" if m["kind"] == "rate" else "mean"
         scale, unit = (100, "%") if m["kind"] == "rate" else (1, "")
         d = m["difference"]
         cls = " class=sig" if m["significant"] else ""
         rows.append(
-            f"<tr{cls}><td>{e(m['name'])}</td><td>{number(m['a'][key] * scale)}{unit}</td>"
-            f"<td>{number(m['b'][key] * scale)}{unit}</td><td>{number(d['value'] * scale, True)}</td>"
+            f"<tr{cls}><td>{e(m['name'])}</td><td>{number(side_value(m, 'a') * scale)}{unit}</td>"
+            f"<td>{number(side_value(m, 'b') * scale)}{unit}</td><td>{number(d['value'] * scale, True)}</td>"
             f"<td>[{number(d['low'] * scale, True)}, {number(d['high'] * scale, True)}]</td>"
             f"<td>{e(m['test']['name'])}</td>"
             f"<td>{m['test']['p']:.3g}</td></tr>")

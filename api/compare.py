@@ -7,15 +7,21 @@ pair, which takes out much of the noise of two independent batches. For every me
 statistics give each side's value with its interval, the difference B - A with its interval,
 a test suited to the measure (named in the output) and a verdict at the chosen level:
 
-- proportions (the win rate of each seat, draws, capped or failed games): the Wilson score
-  interval of each side's rate; the exact McNemar test of the difference (a two-sided
-  binomial test on the discordant pairs: A's game won and B's not, or the other way);
-- means (each seat's score, game length in moves and turns, first-player advantage): mean,
+- proportions (the win rate of each seat, draws, the first mover's win alone, capped or failed
+  games): the Wilson score interval of each side's rate; the exact McNemar test of the
+  difference (a two-sided binomial test on the discordant pairs: A's game won and B's not, or
+  the other way);
+- means (each seat's score, game length in moves and turns, first-player advantage, and the
+  per-game measures of `rulewright metrics`: decisiveness, drama, lead changes, branching, over
+  the pairs where both games have them, api/traces.py): mean,
   standard deviation and quartiles of each side, the interval of each side's mean; the paired
   permutation test of the mean difference (the two games of a pair swapped at random), or
   beyond PERMUTATION_AT_MOST pairs, where it would cost minutes, the paired t-test;
 - the interval of a difference of rates: Newcombe's hybrid score interval for paired
-  proportions; of a mean or a difference of means: the bootstrap (BCa) over the pairs.
+  proportions; of a mean or a difference of means: the bootstrap (BCa) over the pairs;
+- balance (1 - the spread of the seats' win rates), no mean of per-game values: percentile
+  bootstrap intervals of each side and of the difference (pairs resampled together), and a
+  paired permutation test of the difference.
 
 Resampling is seeded from the comparison's seed: the same games give the same report, byte
 for byte. Wins, draws, scores and lengths count the pairs whose two games both finished;

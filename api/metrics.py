@@ -234,9 +234,10 @@ def estimate(ruleset: str, options: Mapping[str, str], players: int, seed: int, 
     traces = [r.trace for r in done if r.trace is not None]
     shown = sum(1 for t in traces if t.lead_shown)
     no_lead = (f"no score leads before the end (all {len(traces)} games)" if traces else "no game finished")
-    hidden = f"{len(traces) - shown} games show no lead before the end" if shown < len(traces) else ""
+    blind = len(traces) - shown
+    hidden = f"{blind} game{'s' if blind != 1 else ''} without a lead before the end left out" if blind else ""
     winners = sum(1 for t in traces if t.lead_shown and not math.isnan(t.decisiveness))
-    draws = f"{shown - winners} draws left out" if winners < shown else ""
+    draws = f"{shown - winners} draw{'s' if shown - winners != 1 else ''} left out" if winners < shown else ""
     single = no_lead if not shown else "no game with a single winner shows a lead before the end"
     out["decisiveness"] = mean([t.decisiveness for t in traces], single, _joined(hidden, draws))
     out["drama"] = mean([t.drama for t in traces], single, _joined(hidden, draws))

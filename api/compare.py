@@ -66,8 +66,9 @@ class MissingExtra(RulewrightError):
     """A command needs a library of the `experiments` extra that is not installed."""
 
 
-def need(what: str) -> None:
-    """Import numpy and scipy (and matplotlib for charts) or say how to install them."""
+def need(what: str, command: str = "compare") -> None:
+    """Import numpy and scipy (and matplotlib for charts) or say how to install them; `command`:
+    the command that needs them, as the message names it."""
     import importlib
 
     modules = ["numpy", "scipy.stats"] + (["matplotlib"] if what == "charts" else [])
@@ -76,7 +77,8 @@ def need(what: str) -> None:
             importlib.import_module(module)
         except ImportError:
             name = module.split(".")[0]
-            raise MissingExtra(f"the {what} of `compare` need {name}: pip install 'rulewright[experiments]'") from None
+            raise MissingExtra(f"the {what} of `{command}` need {name}: "
+                               "pip install 'rulewright[experiments]'") from None
 
 
 # -- the sides ---------------------------------------------------------------------------------

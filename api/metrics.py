@@ -142,7 +142,7 @@ def measure(ruleset: str, *, options: Mapping[str, str] | None = None, players: 
     `mcts:iterations=200`) played in each seat in turn against random others, ceil(games /
     players) games per seat, for the measure `strength`; None leaves it out. `game`: the rule
     set already loaded; `advance`: called after each game played (a progress bar)."""
-    need("statistics")
+    need("statistics", "metrics")
     from .match import _game
 
     for name, value, least, most in (("games", games, 1, GAMES_AT_MOST), ("workers", workers, 1, WORKERS_AT_MOST),

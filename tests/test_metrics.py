@@ -199,3 +199,13 @@ def test_metrics_errors_are_one_line() -> None:
     assert_user_error(run("metrics", SEESAW, "--agent", "3=random"), "seats are 1 to 2")
     assert_user_error(run("metrics", SEESAW, "--strength", "wizard"), "no agent kind `wizard`")
     assert_user_error(run("metrics", SEESAW, "--option", "nosuch=1"), "nosuch")
+    assert_user_error(run("metrics", SEESAW, "-n", "2", "--dask", "nonsense://nowhere"),
+                      "cannot use the Dask scheduler at nonsense://nowhere")
+
+
+def test_without_the_experiments_extra_metrics_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "scipy.stats", None)  # as if scipy were not installed
+    assert_user_error(run("metrics", SEESAW, "-n", "2"),
+                      "the statistics of `metrics` need scipy: pip install 'rulewright[experiments]'")

@@ -82,9 +82,9 @@ def command(ruleset: str, games: int, players: int | None, seed: int, options: t
     from .. import compare as cmp
 
     played = 0
-    cmp.need("statistics")
+    cmp.need("statistics", "metrics")
     if plot_dir is not None:
-        cmp.need("charts")
+        cmp.need("charts", "metrics")
     try:
         with stop_on_signals():
             from .. import metrics

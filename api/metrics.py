@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .agents import AgentSpec, BadAgent, check_agents, parse_agent_spec
+from .agents import AgentSpec, BadAgent, check_agents, check_estimate, parse_agent_spec
 from .compare import BCA_AT_MOST, DIGITS, RESAMPLES, _batch, _rng, mean_interval, need, wilson
 from .match import DEFAULT_MAX_MOVES, BatchSpec, GameResult, run_batches
 from .runtime.errors import RulewrightError
@@ -88,6 +88,7 @@ class Metrics:
     agents: Mapping[int, str] = field(default_factory=dict)  # seat (from 0) -> spec; random elsewhere
     strength_agent: str | None = None
     max_moves: int = DEFAULT_MAX_MOVES
+    lead: str | None = None  # the definition the lead is read from (None: the score)
     finished: int = 0
     capped: int = 0
     errors: int = 0
@@ -109,6 +110,7 @@ class Metrics:
             "agents": {str(seat + 1): spec for seat, spec in sorted(self.agents.items())},
             "strength_agent": self.strength_agent,
             "max_moves": self.max_moves,
+            "lead": self.lead,
             "finished": self.finished,
             "capped": self.capped,
             "errors": self.errors,
@@ -134,14 +136,16 @@ MEASURES = tuple(names(2, True))  # (for two players; `names(players)` for other
 def measure(ruleset: str, *, options: Mapping[str, str] | None = None, players: int | None = None,
             games: int = 200, seed: int = 0, agents: Mapping[int, AgentSpec] | None = None,
             workers: int = 1, dask: str | None = None, confidence: float = 0.95,
-            strength: str | None = None, max_moves: int = DEFAULT_MAX_MOVES,
+            strength: str | None = None, max_moves: int = DEFAULT_MAX_MOVES, lead: str | None = None,
             game: Game | None = None, advance: Callable[[], None] | None = None) -> Metrics:
     """Play `games` games of `ruleset` (a bundled id or a rule file, as `simulate` takes) and
     estimate every measure. `options`: the rule options set (the others take their defaults);
     `agents`: seat (from 0) -> agent spec, random elsewhere; `strength`: an agent spec (`greedy`,
     `mcts:iterations=200`) played in each seat in turn against random others, ceil(games /
-    players) games per seat, for the measure `strength`; None leaves it out. `game`: the rule
-    set already loaded; `advance`: called after each game played (a progress bar)."""
+    players) games per seat, for the measure `strength`; None leaves it out. `lead`: the name of
+    a definition of the rule set over one player that the lead is read from instead of the score
+    (as an agent's `estimate=`: Yellow & Yangtze's `level`). `game`: the rule set already loaded;
+    `advance`: called after each game played (a progress bar)."""
     need("statistics", "metrics")
     from .match import _game
 
@@ -164,13 +168,16 @@ def measure(ruleset: str, *, options: Mapping[str, str] | None = None, players: 
     strong: AgentSpec | None = None
     try:
         check_agents(g, seats)
+        if lead:
+            check_estimate(g, lead)
         if strength is not None:
             strong = parse_agent_spec(strength)
             check_agents(g, {0: strong})
     except BadAgent as exc:
         raise BadMeasurement(str(exc)) from None
     step = advance or (lambda: None)
-    spec = BatchSpec(ruleset, count, seed, resolved, max_moves, agents=tuple(sorted(seats.items())), trace=True)
+    spec = BatchSpec(ruleset, count, seed, resolved, max_moves, agents=tuple(sorted(seats.items())), trace=True,
+                     lead=lead or "")
     results: list[GameResult] = []
     with contextlib.closing(run_batches([spec], games, workers, [g], dask=dask)) as batch:
         for _, result in batch:
@@ -187,13 +194,13 @@ def measure(ruleset: str, *, options: Mapping[str, str] | None = None, players: 
                 step()
     return estimate(ruleset, resolved, count, seed, confidence, results, strength_results,
                     agents={s: str(a) for s, a in seats.items()}, strength=str(strong) if strong else None,
-                    max_moves=max_moves)
+                    max_moves=max_moves, lead=lead or None)
 
 
 def estimate(ruleset: str, options: Mapping[str, str], players: int, seed: int, confidence: float,
              results: Sequence[GameResult], strength_results: Sequence[Sequence[GameResult]] = (), *,
              agents: Mapping[int, str] | None = None, strength: str | None = None,
-             max_moves: int = DEFAULT_MAX_MOVES) -> Metrics:
+             max_moves: int = DEFAULT_MAX_MOVES, lead: str | None = None) -> Metrics:
     """The measures of games played (their traces, `GameResult.trace`, for the measures of the
     game's course), in the order of `names()`."""
     import numpy as np
@@ -233,7 +240,8 @@ def estimate(ruleset: str, options: Mapping[str, str], players: int, seed: int, 
     out["turns"] = mean([float(r.turns) for r in done], "no game finished")
     traces = [r.trace for r in done if r.trace is not None]
     shown = sum(1 for t in traces if t.lead_shown)
-    no_lead = (f"no score leads before the end (all {len(traces)} games)" if traces else "no game finished")
+    by = f"`{lead}`" if lead else "score"
+    no_lead = (f"no {by} leads before the end (all {len(traces)} games)" if traces else "no game finished")
     blind = len(traces) - shown
     hidden = f"{blind} game{'s' if blind != 1 else ''} without a lead before the end left out" if blind else ""
     winners = sum(1 for t in traces if t.lead_shown and not math.isnan(t.decisiveness))
@@ -257,7 +265,8 @@ def estimate(ruleset: str, options: Mapping[str, str], players: int, seed: int, 
     first = errors[0] if errors else None
     return Metrics(
         ruleset, dict(options), players, len(results), seed, confidence, out, agents=dict(agents or {}),
-        strength_agent=strength, max_moves=max_moves, finished=n, capped=sum(1 for r in results if r.capped),
+        strength_agent=strength, max_moves=max_moves, lead=lead, finished=n,
+        capped=sum(1 for r in results if r.capped),
         errors=len(errors),
         first_error=None if first is None else {"game": first.index, "seed": first.seed, "message": first.error},
         branching_curve=_curve([t.branching_curve for t in traces]),

@@ -115,6 +115,15 @@ def test_a_game_without_a_lead_before_its_end_says_so() -> None:
     json.dumps(data, allow_nan=False)
 
 
+def test_the_lead_read_from_a_definition() -> None:
+    # Yellow & Yangtze's points are secret until the end; its `level` says who is ahead
+    by_score = measure("yellow-yangtze", games=2, seed=0)
+    assert math.isnan(by_score.estimates["drama"].value)
+    by_level = measure("yellow-yangtze", games=2, seed=0, lead="level")
+    assert by_level.estimates["decisiveness"].games > 0 and by_level.to_json()["lead"] == "level"
+    assert by_level.estimates["win_rate.P1"] == by_score.estimates["win_rate.P1"]  # the same games
+
+
 def test_strength_plays_each_seat_in_turn() -> None:
     m = measure(SEESAW, games=4, seed=0, strength="greedy")
     e = m.estimates["strength"]
@@ -199,6 +208,7 @@ def test_metrics_errors_are_one_line() -> None:
     assert_user_error(run("metrics", SEESAW, "--agent", "3=random"), "seats are 1 to 2")
     assert_user_error(run("metrics", SEESAW, "--strength", "wizard"), "no agent kind `wizard`")
     assert_user_error(run("metrics", SEESAW, "--option", "nosuch=1"), "nosuch")
+    assert_user_error(run("metrics", "yellow-yangtze", "--lead", "leve"), "did you mean `level`?")
     assert_user_error(run("metrics", SEESAW, "-n", "2", "--dask", "nonsense://nowhere"),
                       "cannot use the Dask scheduler at nonsense://nowhere")
 

@@ -58,6 +58,9 @@ def metrics_table(data: dict[str, Any]) -> Table:
 @click.option("--strength", metavar="SPEC",
               help="Also measure how much this agent (greedy, mcts:iterations=200) wins against random, "
                    "in each seat in turn (N/players games per seat).")
+@click.option("--lead", metavar="NAME",
+              help="Read who leads from this definition over one player (as an agent's estimate=) "
+                   "rather than from the score.")
 @click.option("--confidence", type=DecimalNumber(0, 1, min_open=True, max_open=True), default=0.95,
               show_default=True, help="Confidence level of the intervals.")
 @click.option("--workers", type=WholeNumber(min=1, max=WORKERS_AT_MOST), default=1, show_default=True,
@@ -70,7 +73,7 @@ def metrics_table(data: dict[str, Any]) -> Table:
 @click.option("--plot", "plot_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Write charts (SVG and PNG) into DIR: win rate by seat, length, branching and lead over the game.")
 def command(ruleset: str, games: int, players: int | None, seed: int, options: tuple[str, ...],
-            agent_options: tuple[str, ...], strength: str | None, confidence: float, workers: int,
+            agent_options: tuple[str, ...], strength: str | None, lead: str | None, confidence: float, workers: int,
             dask_address: str | None, max_moves: int, as_json: bool, plot_dir: Path | None) -> None:
     """The standard measures of RULESET from simulated play, each with its interval: win rate
     by seat, first-player advantage, balance, completion, draws, length, decisiveness, drama,
@@ -101,7 +104,8 @@ def command(ruleset: str, games: int, players: int | None, seed: int, options: t
 
                 measured = metrics.measure(ruleset, options=chosen, players=count, games=games, seed=seed,
                                            agents=seats, workers=workers, dask=dask_address, confidence=confidence,
-                                           strength=strength, max_moves=max_moves, game=game, advance=step)
+                                           strength=strength, max_moves=max_moves, lead=lead, game=game,
+                                           advance=step)
     except Interrupted as stop:
         ended = f"; {plural(workers, 'worker')} ended" if workers > 1 else ""
         click.echo(f"rulewright: interrupted by {stop.name} after {played} games{ended}", err=True)

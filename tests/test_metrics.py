@@ -156,7 +156,6 @@ def test_same_seed_same_json_whatever_the_workers() -> None:
     assert json.dumps(measure("china-cornett", games=6, seed=6).to_json()) != one
 
 
-@pytest.mark.slow
 def test_dask_gives_the_numbers_of_a_local_run() -> None:
     from distributed import LocalCluster
 

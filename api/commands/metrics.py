@@ -32,8 +32,10 @@ def metrics_table(data: dict[str, Any]) -> Table:
 
     estimates = data["estimates"]
     level = f"{data['confidence'] * 100:g}%"
+    seats = "".join(f", P{seat}={spec}" for seat, spec in data["agents"].items())
+    lead = f", lead by `{data['lead']}`" if data["lead"] else ""
     table = Table(title=literal(f"metrics: {data['ruleset']}, {data['games']} games, {data['players']} players, "
-                                f"seed {data['seed']}"), title_justify="left")
+                                f"seed {data['seed']}{seats}{lead}"), title_justify="left")
     for column, justify in (("measure", "left"), ("value", "right"), (f"{level} interval", "right"),
                             ("games", "right"), ("note", "left")):
         table.add_column(column, justify=justify)  # type: ignore[arg-type]

@@ -37,9 +37,11 @@ from types import FrameType, TracebackType
 from typing import IO, Any
 
 from .agents import Agent, AgentSpec, RandomAgent, agent_seed, make_agents
+from .agents.evaluate import standings
 from .runtime.errors import RulewrightError
 from .runtime.rng import derive_seed
 from .runtime.state import Game, State
+from .traces import GameTrace, summarise
 
 DEFAULT_MAX_MOVES = 100_000
 
@@ -61,6 +63,8 @@ class GameResult:
     # each seat's return (`State.returns()`) of a finished game of a rule set declaring them (`returns:`)
     returns: list[float] | None = None
     final: dict[str, Any] | None = None  # state.to_json() at the end, if recorded
+    # the game's course in a few numbers (api/traces.py), if asked (`trace`); None for a game that raised
+    trace: GameTrace | None = None
 
     @property
     def finished(self) -> bool:
@@ -79,12 +83,17 @@ def play_game(
     record: bool = False,
     index: int = 0,
     check_invariants: bool = False,
+    trace: bool = False,
+    lead: str = "",
 ) -> GameResult:
     """Play one game to its end (or to `max_moves` actions). Seats without an agent in
     `agents` are played by the random agent of this seed. Never raises for a fault of the
     game: the exception is reported in the result. `check_invariants`: the rule set's invariants
-    are checked on the first position and after every move (BrokenInvariant names the move)."""
-    if not agents and not record and not check_invariants:
+    are checked on the first position and after every move (BrokenInvariant names the move).
+    `trace`: the legal actions before each move and the scores after it are recorded and summed
+    up in the result's `trace` (api/traces.py), for `rulewright metrics`; `lead`: the name of a
+    definition over one player recorded instead of the score (as an agent's `estimate=`)."""
+    if not agents and not record and not check_invariants and not trace:
         # Every seat the random agent's, nothing recorded or checked: the loop below played by the
         # runtime (State.play_randomly: the same calls, compiled in the native build). A game that
         # raises is played again below, move by move, to tell the moves it made before the error.
@@ -101,28 +110,40 @@ def play_game(
     default = RandomAgent(agent_seed(seed))
     chosen: Mapping[int, Agent] = agents or {}
     log: list[tuple[int, str]] = []
+    legal: list[int] = []  # (trace) the legal actions before each move
+    course: list[list[int]] = []  # (trace) the scores after each move
+    first = 0
     turns = moves = 0
     try:
         state = game.new_state(players, seed, options)
         seat_agents = [chosen.get(p, default) for p in range(state.num_players)]
+        first = state.to_act() or 0
         if check_invariants:
             _check_invariants(state, "the setup")
         while not state.terminal:
             if state.moves >= max_moves or (max_turns is not None and state.turn > max_turns):
                 return GameResult(index, seed, [], [], state.turn, state.moves, capped=True, log=log,
-                                  final=state.to_json() if record else None)
+                                  final=state.to_json() if record else None,
+                                  trace=summarise(legal, course, [], first, game.lowest_score_wins, finished=False)
+                                  if trace else None)
             player = state.to_act()
             assert player is not None
+            if trace:
+                legal.append(len(state.legal_actions()))
             choice = seat_agents[player].choose(state)  # (an index in the legal actions: api/agents/base.py)
             if record:  # (before the move: the log of a game that raised ends with the move that raised)
                 log.append((player, str(state.action_at(choice))))
             action = state.play(choice)
             turns, moves = state.turn, state.moves
+            if trace:
+                course.append(standings(state, lead))
             if check_invariants:
                 _check_invariants(state, f"move {state.moves} (`{action}` by {state.label('player', player)})")
         scores = state.scores()
-        return GameResult(index, seed, scores, state._winners(scores), state.turn, state.moves, log=log,
-                          final=state.to_json() if record else None, returns=_declared(state))
+        winners = state._winners(scores)
+        return GameResult(index, seed, scores, winners, state.turn, state.moves, log=log,
+                          final=state.to_json() if record else None, returns=_declared(state),
+                          trace=summarise(legal, course, winners, first, game.lowest_score_wins) if trace else None)
     except Exception as exc:  # noqa: BLE001 - a faulty game is counted, not fatal
         message = f"{type(exc).__name__}: {exc}".splitlines()[0]
         return GameResult(index, seed, [], [], turns, moves, error=message, log=log)
@@ -161,6 +182,8 @@ class BatchSpec:
     # The seats' agents (seat from 0, spec), made anew for each game from its seed
     # (agents.make_agents); the seats not named are played by the random agent.
     agents: tuple[tuple[int, AgentSpec], ...] = ()
+    trace: bool = False  # each game's course summed up (GameResult.trace, for `rulewright metrics`)
+    lead: str = ""  # (trace) a definition over one player the lead is read from, rather than the score
 
 
 _GAMES: dict[str, Game] = {}
@@ -192,7 +215,8 @@ def play_range(spec: BatchSpec, start: int, stop: int, game: Game | None = None)
         seed = derive_seed(spec.seed, i)
         results.append(play_game(g, spec.players, seed, spec.options, spec.max_moves, max_turns=spec.max_turns,
                                  agents=make_agents(seats, seed), record=spec.record, index=i,
-                                 check_invariants=spec.check_invariants))
+                                 check_invariants=spec.check_invariants, trace=spec.trace,
+                                 lead=spec.lead))
     return results
 
 

@@ -21,6 +21,8 @@ from ..core.paths import bundled_rulesets, display
 from ..explain import Entry, catalogue, variants_of
 from .quotes import FileNotes, Quote, notes_of, quotes_for
 
+NOT_WRITTEN = "not written: the default"  # where a rule is that no file writes
+
 
 class Code(str):
     """A part of a sentence in the rule language (a name, an expression): shown as code."""
@@ -157,9 +159,10 @@ class _Maker:
         self.tree = tree
 
     def key(self, name: str) -> str:
-        """file:line of a top-level key of the rule set (of the file that last wrote it), else of the rule set."""
+        """file:line of a top-level key of the rule set (of the file that last wrote it); a key no file
+        writes (`winner:` left out) is the language's default, which no line holds."""
         node = self.tree.key_node(name) if self.tree is not None else None
-        return node.span.short if node is not None else self.rules.span.short
+        return node.span.short if node is not None else NOT_WRITTEN
 
     def quotes(self, path: str) -> tuple[Quote, ...]:
         return quotes_for(self.notes, path)

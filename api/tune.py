@@ -174,22 +174,32 @@ def parse_target(text: str, players: int, at: str | None = None) -> Target:
 # -- parameters ---------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Space:
-    """What a rule set lets `tune` vary: its options (name -> choices, default first in
-    `defaults`) and its constants (name -> value); `others`: definitions that are not constants,
-    for a message that says why."""
+    """What a rule set lets `tune` vary: its options (name -> choices; `defaults`), its constants
+    (definitions without parameters whose value is a whole number: name -> value) and its
+    counters (int state fields whose `init` is a whole number); `others`: the definitions and
+    fields that are neither, with why, for a message that says it."""
 
     options: Mapping[str, tuple[str, ...]]
     defaults: Mapping[str, str]
     constants: Mapping[str, int]
-    others: Mapping[str, str]  # name -> why it cannot be tuned
+    others: Mapping[str, str]  # definition name -> why it cannot be tuned
+    counters: Mapping[str, int] = field(default_factory=dict)
+    other_fields: Mapping[str, str] = field(default_factory=dict)  # field name -> why not
+
+
+# what a kind of param names: a definition (`define:`) or a state field's `init` (`state:`)
+_KINDS = {"define": ("definition", "constants", "a definition without parameters whose value is a whole number "
+                     "(e.g. `edge: \"5\"`)"),
+          "state": ("state field", "counters", "an int field whose `init` is a whole number (e.g. `coins: {type: int, "
+                    "init: 50}`)")}
 
 
 @dataclass(frozen=True, slots=True)
 class Param:
-    kind: str  # "option" or "define"
+    kind: str  # "option", "define" or "state"
     name: str
     values: tuple[str | int, ...]  # the choices, or every whole number of the range
-    text: str  # canonical: `option.board=hex5,hex7`, `define.edge=1..9/2`
+    text: str  # canonical: `option.board=hex5,hex7`, `define.edge=1..9/2`, `state.coins=30..70/10`
     low: int = 0
     high: int = 0
     step: int = 1
@@ -201,17 +211,17 @@ class Param:
 
 _WHOLE = r"-?\d{1,10}"
 _RANGE = re.compile(rf"\s*(?P<lo>{_WHOLE})\s*\.\.\s*(?P<hi>{_WHOLE})\s*(?:/\s*(?P<step>\d{{1,10}})\s*)?")
-PARAM_FORMS = "option.NAME, option.NAME=a,b, define.NAME=LO..HI or define.NAME=LO..HI/STEP"
+PARAM_FORMS = "option.NAME, option.NAME=a,b, define.NAME=LO..HI[/STEP] or state.NAME=LO..HI[/STEP]"
 
 
 def parse_param(text: str, space: Space, at: str | None = None) -> Param:
-    """A parameter as written (`option.NAME`, `option.NAME=a,b`, `define.NAME=LO..HI[/STEP]`),
-    checked against the rule set; `at`: where a tune file writes it."""
+    """A parameter as written (`option.NAME`, `option.NAME=a,b`, `define.NAME=LO..HI[/STEP]`,
+    `state.NAME=LO..HI[/STEP]`), checked against the rule set; `at`: where a tune file writes it."""
     what = f"{at}: bad param `{printable(text, 80)}`" if at else f"bad --param `{printable(text, 80)}`"
     head, sep, rest = text.partition("=")
     kind, dot, name = head.strip().partition(".")
-    if not dot or kind not in ("option", "define"):
-        hint = did_you_mean(kind, ["option", "define"]) if dot else None
+    if not dot or kind not in ("option", *_KINDS):
+        hint = did_you_mean(kind, ["option", *_KINDS]) if dot else None
         raise TuneError(f"{what}: expected {PARAM_FORMS}" + (f"; {hint}" if hint else ""))
     if kind == "option":
         if name not in space.options:
@@ -232,18 +242,19 @@ def parse_param(text: str, space: Space, at: str | None = None) -> Param:
                 raise TuneError(f"{what}: a choice is named twice")
         canonical = f"option.{name}" + (f"={','.join(chosen)}" if sep else "")
         return Param("option", name, tuple(chosen), canonical)
-    if name not in space.constants:
-        if name in space.others:
-            raise TuneError(f"{what}: definition `{name}` {space.others[name]}: `tune` varies a definition "
-                            "without parameters whose value is a whole number (e.g. `edge: \"5\"`)")
-        hint = did_you_mean(name, [*space.constants, *space.others])
-        listed = ", ".join(space.constants) or "none"
-        raise TuneError(f"{what}: no definition `{printable(name, 40)}`" + (f"; {hint}" if hint else "")
-                        + f" (its constants: {listed})")
+    noun, plural, wanted = _KINDS[kind]
+    tunable, refused = (space.constants, space.others) if kind == "define" else (space.counters, space.other_fields)
+    if name not in tunable:
+        if name in refused:
+            raise TuneError(f"{what}: {noun} `{name}` {refused[name]}: `tune` varies {wanted}")
+        hint = did_you_mean(name, [*tunable, *refused])
+        listed = ", ".join(tunable) or "none"
+        raise TuneError(f"{what}: no {noun} `{printable(name, 40)}`" + (f"; {hint}" if hint else "")
+                        + f" (its {plural}: {listed})")
     found = _RANGE.fullmatch(rest) if sep else None
     if found is None:
-        raise TuneError(f"{what}: expected define.{name}=LO..HI or define.{name}=LO..HI/STEP, whole numbers "
-                        f"(e.g. define.{name}=1..9)")
+        raise TuneError(f"{what}: expected {kind}.{name}=LO..HI or {kind}.{name}=LO..HI/STEP, whole numbers "
+                        f"(e.g. {kind}.{name}=1..9)")
     lo, hi, step = int(found["lo"]), int(found["hi"]), int(found["step"] or 1)
     if max(abs(lo), abs(hi)) > LIMIT:
         raise TuneError(f"{what}: the bounds must lie within ±{LIMIT:g}")
@@ -253,37 +264,70 @@ def parse_param(text: str, space: Space, at: str | None = None) -> Param:
         raise TuneError(f"{what}: the step must be 1 or more")
     if (hi - lo) % step:
         raise TuneError(f"{what}: {hi} - {lo} is not a multiple of the step {step}: "
-                        f"e.g. define.{name}={lo}..{hi - (hi - lo) % step}/{step}")
+                        f"e.g. {kind}.{name}={lo}..{hi - (hi - lo) % step}/{step}")
     if (hi - lo) // step + 1 > MAX_VALUES:
         raise TuneError(f"{what}: more than {MAX_VALUES:,} values: use a step")
-    canonical = f"define.{name}={lo}..{hi}" + (f"/{step}" if step != 1 else "")
-    return Param("define", name, tuple(range(lo, hi + 1, step)), canonical, lo, hi, step)
+    canonical = f"{kind}.{name}={lo}..{hi}" + (f"/{step}" if step != 1 else "")
+    return Param(kind, name, tuple(range(lo, hi + 1, step)), canonical, lo, hi, step)
+
+
+_WHOLE_TEXT = re.compile(r"\s*-?\d{1,10}\s*")
+
+
+def _whole(node: object) -> str | None:
+    """The text of a scalar that is a whole number, else None."""
+    from .core.load import YScalar
+
+    if isinstance(node, YScalar) and isinstance(node.value, (int, str)) and not isinstance(node.value, bool):
+        text = str(node.value)
+        return text.strip() if _WHOLE_TEXT.fullmatch(text) else None
+    return None
+
+
+def _shown_node(node: object) -> str:
+    from .core.load import YScalar
+
+    return printable(str(node.value), 40) if isinstance(node, YScalar) else "..."
 
 
 def space_of(rule_file: Path, game: Game) -> Space:
-    """The options and constants of a rule set (its rule file, resolved with what it extends)."""
+    """The options, constants and counters of a rule set (its rule file, resolved with what it extends)."""
     from .compiler.resolve import resolve
-    from .core.load import YMap, YScalar
+    from .core.load import YMap
 
+    tree = resolve(rule_file).tree
     options = {o.name: tuple(o.choices) for o in game.info.options}
     defaults = {o.name: o.default for o in game.info.options}
     constants: dict[str, int] = {}
     others: dict[str, str] = {}
-    defines = resolve(rule_file).tree.get("define")
+    defines = tree.get("define")
     for key, node in defines.items if isinstance(defines, YMap) else ():
         text = str(key.value)
         name = text.partition("(")[0].strip()
         if "(" in text:
             others[name] = "has parameters"
             continue
-        if isinstance(node, YMap):
-            node = node.get("value")  # type: ignore[assignment]
-        value = str(node.value).strip() if isinstance(node, YScalar) and not isinstance(node.value, bool) else None
-        if value is not None and re.fullmatch(r"-?\d{1,10}", value):
-            constants[name] = int(value)
+        value = node.get("value") if isinstance(node, YMap) else node
+        whole = _whole(value)
+        if whole is not None:
+            constants[name] = int(whole)
         else:
-            others[name] = f"is not a whole number (`{printable(value or '...', 40)}`)"
-    return Space(options, defaults, constants, others)
+            others[name] = f"is not a whole number (`{_shown_node(value)}`)"
+    counters: dict[str, int] = {}
+    other_fields: dict[str, str] = {}
+    fields = tree.get("state")
+    for key, node in fields.items if isinstance(fields, YMap) else ():
+        name = str(key.value)
+        kind = node.get("type") if isinstance(node, YMap) else None
+        init = node.get("init") if isinstance(node, YMap) else None
+        whole = _whole(init)
+        if _shown_node(kind) != "int":
+            other_fields[name] = "is not of type int"
+        elif whole is None:
+            other_fields[name] = f"has an `init` that is not a whole number (`{_shown_node(init)}`)"
+        else:
+            counters[name] = int(whole)
+    return Space(options, defaults, constants, others, counters, other_fields)
 
 
 # -- a tune file --------------------------------------------------------------------------------
@@ -480,17 +524,22 @@ def _scalar(text: str) -> str:
 
 def variant_text(extends: str, setup: Setup, values: Mapping[str, str | int], header: Sequence[str] = ()) -> str:
     """A variant holding `values` (by param key), as a designer writes one: an option's value as
-    its default (`head_start: {default: first}`), a constant's as its text (`edge: "5"`)."""
+    its default (`head_start: {default: first}`), a constant's as its text (`edge: "5"`), a
+    counter's as its init (`coins: {init: "40"}`)."""
     lines = [f"# {printable(line)}".rstrip() for line in header]
     lines.append(f"extends: {_scalar(extends)}")
     options = [p for p in setup.params if p.kind == "option"]
     defines = [p for p in setup.params if p.kind == "define"]
+    fields = [p for p in setup.params if p.kind == "state"]
     if options:
         lines.append("options:")
         lines += [f"  {p.name}: {{default: {_scalar(str(values[p.key]))}}}" for p in options]
     if defines:
         lines.append("define:")
         lines += [f"  {p.name}: {json.dumps(str(values[p.key]))}" for p in defines]
+    if fields:
+        lines.append("state:")
+        lines += [f"  {p.name}: {{init: {json.dumps(str(values[p.key]))}}}" for p in fields]
     return "\n".join(lines) + "\n"
 
 
@@ -656,9 +705,9 @@ def extends_of(setup: Setup, out: Path) -> str:
     if not setup.ruleset.endswith(RULE_FILE_SUFFIXES):
         return setup.ruleset
     try:
-        return Path(os.path.relpath(setup.rule_file.resolve(), out.resolve().parent)).as_posix()
+        return Path(os.path.relpath(os.path.abspath(setup.rule_file), os.path.abspath(out.parent))).as_posix()
     except ValueError:  # (another drive)
-        return setup.rule_file.resolve().as_posix()
+        return Path(os.path.abspath(setup.rule_file)).as_posix()
 
 
 def header_lines(setup: Setup, results: Sequence[TrialResult], chosen: TrialResult, command: str,
@@ -703,13 +752,25 @@ def to_json(setup: Setup, results: Sequence[TrialResult], chosen: TrialResult | 
             "trials": [r.to_json() for r in sorted(results, key=lambda r: r.number)]}
 
 
+def title(setup: Setup, results: Sequence[TrialResult]) -> str:
+    """The line above the table of trials."""
+    return printable(f"tune {setup.ruleset}: {len(distinct(results))} trials of {setup.games} games, seed {setup.seed}")
+
+
+def caption(results: Sequence[TrialResult]) -> str:
+    """The line below the table of trials."""
+    repeated = len(results) - len(distinct(results))
+    return "* the best trial" + (f"; {repeated} more proposed values tried already (not played again)"
+                                 if repeated else "")
+
+
 def table(setup: Setup, results: Sequence[TrialResult], chosen: TrialResult | None) -> Table:
+    """Each trial (the first of its values) with its values, its estimates of the targets'
+    measures with their intervals, and its objective; `*` marks the best."""
     from rich.table import Table
-    from rich.text import Text
 
     played = distinct(results)
-    t = Table(title=Text(printable(f"tune {setup.ruleset}: {len(played)} trials of {setup.games} games, "
-                                   f"seed {setup.seed}")), title_justify="left")
+    t = Table()
     t.add_column("trial", justify="right")
     for p in setup.params:
         t.add_column(p.key)
@@ -725,10 +786,6 @@ def table(setup: Setup, results: Sequence[TrialResult], chosen: TrialResult | No
             continue
         t.add_row(f"{r.number}{mark}", *cells, *(_estimate_text(r.estimates.get(x.measure)) for x in setup.targets),
                   f"{r.objective:.4g}")
-    repeated = len(results) - len(played)
-    t.caption = "* the best trial" + (f"; {repeated} more proposed values tried already (not played again)"
-                                      if repeated else "")
-    t.caption_justify = "left"
     return t
 
 

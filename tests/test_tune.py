@@ -94,6 +94,15 @@ def test_tune_chooses_the_fair_option_and_the_length(here: Path) -> None:
     assert "<svg" in (here / "charts" / "objective.svg").read_text()
 
 
+def test_tune_sets_a_counter_s_start(here: Path) -> None:
+    """A state field's `init`: a game that starts with 3 of its 5 rolls made lasts 2 moves."""
+    data = tuned("--target", "length_median=1.5..2.5", "--param", "state.rolled=0..4", "-n", "20", "--sampler", "grid",
+                 "--trials", "5", "--out", "short.yaml")
+    assert data["best"]["values"] == {"state.rolled": 3}
+    assert (here / "short.yaml").read_text().endswith('\nstate:\n  rolled: {init: "3"}\n')
+    assert not [d for d in analyse(here / "short.yaml")[1] if d.severity == "error"]
+
+
 # -- a study: resumed, refused when made otherwise -----------------------------------------------
 def test_a_study_resumes_without_playing_a_trial_again(here: Path, measured: list[str]) -> None:
     args = (*BALANCE, "-n", "60", "--seed", "3")
@@ -156,7 +165,10 @@ def test_the_same_command_writes_the_same_variant(tmp_path: Path, monkeypatch: p
     (("--target", "draws<0.1", "--param", "option.head_start", "--option", "head_start=first"),
      ["both varied (--param) and held fixed (--option)"]),
     (("--param", "define.edge=1..9"), ["no target"]),
-    (("--target", "draws<0.1",), ["nothing to vary", "constants: edge, rounds", "options: head_start"]),
+    (("--target", "draws<0.1", "--param", "state.rolld=0..2"), ["no state field `rolld`",
+                                                               "did you mean `rolled`?", "its counters: points, rolled"]),
+    (("--target", "draws<0.1",), ["nothing to vary", "options: head_start", "constants: edge, rounds",
+                                  "counters: points, rolled"]),
     (("--target", "strength>0.6", "--param", "define.edge=1..9"), ["needs --strength"]),
     (("--target", "draws<0.1", "--param", "define.edge=1..9", "--out", "Tuned.yaml"), ["--out file name"]),
 ])
@@ -173,6 +185,8 @@ def test_a_definition_that_is_no_constant_is_named_as_such(here: Path) -> None:
                       "a definition without parameters whose value is a whole number")
     result = run("tune", "china-cornett", "--target", "draws<0.1", "--param", "define.alignments=0..1")
     assert_user_error(result, "definition `alignments` has parameters")
+    result = run("tune", "china-cornett", "--target", "draws<0.1", "--param", "state.marker=0..1")
+    assert_user_error(result, "state field `marker` is not of type int", "an int field whose `init` is a whole number")
 
 
 def test_a_tune_file_holds_targets_and_params_and_its_errors_say_where(here: Path) -> None:

@@ -123,8 +123,9 @@ def command(ruleset: str, targets: tuple[str, ...], params: tuple[str, ...], tun
         raise UsageProblem("no target: give one or more, e.g. --target first_player_win=0.5+-0.03")
     if not parsed_params:
         raise UsageProblem("nothing to vary: give one or more --param, e.g. --param define.NAME=1..9 "
-                           f"(constants: {', '.join(space.constants) or 'none'}; "
-                           f"options: {', '.join(space.options) or 'none'})")
+                           f"(options: {', '.join(space.options) or 'none'}; "
+                           f"constants: {', '.join(space.constants) or 'none'}; "
+                           f"counters: {', '.join(space.counters) or 'none'})")
     if len(parsed_targets) > tune.MAX_TARGETS or len(parsed_params) > tune.MAX_PARAMS:
         raise UsageProblem(f"at most {tune.MAX_TARGETS} targets and {tune.MAX_PARAMS} params")
     keys = [p.key for p in parsed_params]
@@ -176,7 +177,9 @@ def command(ruleset: str, targets: tuple[str, ...], params: tuple[str, ...], tun
         click.echo(json.dumps(tune.to_json(setup, results, chosen, out, study_file), indent=2))
         return
     console = stdout_console()
+    click.echo(tune.title(setup, results))
     print_figures(console, tune.table(setup, results, chosen))
+    click.echo(tune.caption(results))
     values = ", ".join(f"{k}={v}" for k, v in chosen.values.items())
     met = "every target met" if chosen.objective == 0 else f"objective {chosen.objective:g}"
     played = len(tune.distinct(results))

@@ -92,6 +92,12 @@ def test_tune_chooses_the_fair_option_and_the_length(here: Path) -> None:
         "length_median-by-option.head_start", "win_rate.p1-by-define.rounds", "win_rate.p2-by-define.rounds",
         "length_median-by-define.rounds"))
     assert "<svg" in (here / "charts" / "objective.svg").read_text()
+    result = run("tune", str(GAME), "--target", "win_rate.P1=0.5+-0.1", "--target", "win_rate.P2=0.5+-0.1",
+                 "--target", "length_median=8..10", "--param", "option.head_start", "--param", "define.rounds=5..11/2",
+                 "-n", "100", "--sampler", "grid", "--trials", "12", "--plot", "again")
+    assert result.exit_code == 0, result.output
+    for name in charts:  # the same trials, the same files, byte for byte
+        assert (here / "again" / name).read_bytes() == (here / "charts" / name).read_bytes(), name
 
 
 def test_tune_sets_a_counter_s_start(here: Path) -> None:
@@ -101,6 +107,31 @@ def test_tune_sets_a_counter_s_start(here: Path) -> None:
     assert data["best"]["values"] == {"state.rolled": 3}
     assert (here / "short.yaml").read_text().endswith('\nstate:\n  rolled: {init: "3"}\n')
     assert not [d for d in analyse(here / "short.yaml")[1] if d.severity == "error"]
+
+
+def test_values_the_rules_refuse_fail_their_trial_and_the_search_goes_on(here: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """No value of the rigged duel's constants is refused by the compiler: the compiler is made to
+    refuse `edge: "3"` here, as it would a value a rule cannot take."""
+    from rulewright import metrics
+    from rulewright.core.source import CompileError, Diagnostic, SourceSpan
+
+    real = metrics.measure
+
+    def refusing(ruleset: str, **kwargs: Any) -> Any:
+        if 'edge: "3"' in Path(ruleset).read_text():
+            raise CompileError([Diagnostic(SourceSpan(ruleset, 3, 3, 3, 7), "edge 3 is refused")])
+        return real(ruleset, **kwargs)
+
+    monkeypatch.setattr(metrics, "measure", refusing)
+    data = tuned(*BALANCE, "-n", "40", "--sampler", "grid", "--trials", "9")
+    failed = [t for t in data["trials"] if t["objective"] is None]
+    assert [t["values"] for t in failed] == [{"define.edge": 3}]
+    assert failed[0]["error"] == "the rules refuse these values: edge 3 is refused"
+    measured = [t["objective"] for t in data["trials"] if t["objective"] is not None]
+    assert len(data["trials"]) == 9 and data["best"]["objective"] == min(measured)
+    shown = run("tune", str(GAME), *BALANCE, "-n", "40", "--sampler", "grid", "--trials", "9").stdout
+    assert "the rules refuse these values: edge 3 is refused" in shown and "failed" in shown
 
 
 # -- a study: resumed, refused when made otherwise -----------------------------------------------
@@ -165,8 +196,8 @@ def test_the_same_command_writes_the_same_variant(tmp_path: Path, monkeypatch: p
     (("--target", "draws<0.1", "--param", "option.head_start", "--option", "head_start=first"),
      ["both varied (--param) and held fixed (--option)"]),
     (("--param", "define.edge=1..9"), ["no target"]),
-    (("--target", "draws<0.1", "--param", "state.rolld=0..2"), ["no state field `rolld`",
-                                                               "did you mean `rolled`?", "its counters: points, rolled"]),
+    (("--target", "draws<0.1", "--param", "state.rolld=0..2"),
+     ["no state field `rolld`", "did you mean `rolled`?", "its counters: points, rolled"]),
     (("--target", "draws<0.1",), ["nothing to vary", "options: head_start", "constants: edge, rounds",
                                   "counters: points, rolled"]),
     (("--target", "strength>0.6", "--param", "define.edge=1..9"), ["needs --strength"]),

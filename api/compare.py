@@ -7,15 +7,21 @@ pair, which takes out much of the noise of two independent batches. For every me
 statistics give each side's value with its interval, the difference B - A with its interval,
 a test suited to the measure (named in the output) and a verdict at the chosen level:
 
-- proportions (the win rate of each seat, draws, capped or failed games): the Wilson score
-  interval of each side's rate; the exact McNemar test of the difference (a two-sided
-  binomial test on the discordant pairs: A's game won and B's not, or the other way);
-- means (each seat's score, game length in moves and turns, first-player advantage): mean,
+- proportions (the win rate of each seat, draws, the first mover's win alone, capped or failed
+  games): the Wilson score interval of each side's rate; the exact McNemar test of the
+  difference (a two-sided binomial test on the discordant pairs: A's game won and B's not, or
+  the other way);
+- means (each seat's score, game length in moves and turns, first-player advantage, and the
+  per-game measures of `rulewright metrics`: decisiveness, drama, lead changes, branching, over
+  the pairs where both games have them, api/traces.py): mean,
   standard deviation and quartiles of each side, the interval of each side's mean; the paired
   permutation test of the mean difference (the two games of a pair swapped at random), or
   beyond PERMUTATION_AT_MOST pairs, where it would cost minutes, the paired t-test;
 - the interval of a difference of rates: Newcombe's hybrid score interval for paired
-  proportions; of a mean or a difference of means: the bootstrap (BCa) over the pairs.
+  proportions; of a mean or a difference of means: the bootstrap (BCa) over the pairs;
+- balance (1 - the spread of the seats' win rates), no mean of per-game values: percentile
+  bootstrap intervals of each side and of the difference (pairs resampled together), and a
+  paired permutation test of the difference.
 
 Resampling is seeded from the comparison's seed: the same games give the same report, byte
 for byte. Wins, draws, scores and lengths count the pairs whose two games both finished;
@@ -34,7 +40,7 @@ import contextlib
 import math
 import warnings
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from .agents import AgentSpec
@@ -60,8 +66,9 @@ class MissingExtra(RulewrightError):
     """A command needs a library of the `experiments` extra that is not installed."""
 
 
-def need(what: str) -> None:
-    """Import numpy and scipy (and matplotlib for charts) or say how to install them."""
+def need(what: str, command: str = "compare") -> None:
+    """Import numpy and scipy (and matplotlib for charts) or say how to install them; `command`:
+    the command that needs them, as the message names it."""
     import importlib
 
     modules = ["numpy", "scipy.stats"] + (["matplotlib"] if what == "charts" else [])
@@ -70,7 +77,8 @@ def need(what: str) -> None:
             importlib.import_module(module)
         except ImportError:
             name = module.split(".")[0]
-            raise MissingExtra(f"the {what} of `compare` need {name}: pip install 'rulewright[experiments]'") from None
+            raise MissingExtra(f"the {what} of `{command}` need {name}: "
+                               "pip install 'rulewright[experiments]'") from None
 
 
 # -- the sides ---------------------------------------------------------------------------------
@@ -114,6 +122,13 @@ class Games:
     advantage: Any  # float: first mover's win less its fair share
     # (a rule set declaring `returns:`) per seat, float (nan for an unfinished game); else None
     returns: list[Any] | None = None
+    # the measures of `rulewright metrics` (api/traces.py), float, nan where a game has none
+    first_win: Any = None  # bool: the seat that moved first the only winner
+    sole: Any = None  # int: the only winner, -1 for none (or an unfinished game)
+    decisiveness: Any = None
+    drama: Any = None
+    lead_changes: Any = None
+    branching: Any = None
 
     @staticmethod
     def of(results: Sequence[GameResult], players: int, first_movers: Sequence[int]) -> Games:
@@ -127,6 +142,12 @@ class Games:
         first_won = np.array([r.finished and first_movers[i] in r.winners for i, r in enumerate(results)], dtype=float)
         errors = [r for r in results if r.error is not None]
         first = errors[0] if errors else None
+
+        def traced(name: str) -> Any:
+            return np.array([float(getattr(r.trace, name)) if r.finished and r.trace is not None else math.nan
+                             for r in results])
+
+        sole = np.array([r.winners[0] if r.finished and len(r.winners) == 1 else -1 for r in results], dtype=np.int64)
         return Games(
             finished=finished,
             unfinished=~finished,
@@ -142,6 +163,12 @@ class Games:
             returns=[np.array([float(r.returns[p]) if r.finished and r.returns is not None else math.nan
                                for r in results]) for p in range(players)]
             if any(r.returns is not None for r in results) else None,
+            first_win=np.array([bool(s == first_movers[i]) for i, s in enumerate(sole)], dtype=bool),
+            sole=sole,
+            decisiveness=traced("decisiveness"),
+            drama=traced("drama"),
+            lead_changes=traced("lead_changes"),
+            branching=traced("branching"),
         )
 
 
@@ -156,6 +183,10 @@ METHODS = {
     "mean_test": f"paired permutation test of the mean difference (two-sided, {RESAMPLES} random swaps within "
                  f"pairs, exact when there are fewer arrangements), up to {PERMUTATION_AT_MOST} pairs",
     "mean_test_many": f"paired t-test of the mean difference (two-sided), beyond {PERMUTATION_AT_MOST} pairs",
+    "balance_interval": f"balance (1 - spread of the seats' win rates): percentile bootstrap over the pairs, "
+                        f"{RESAMPLES} resamples",
+    "balance_test": f"paired permutation test of the balance difference (two-sided, {RESAMPLES} random swaps "
+                    f"within pairs)",
 }
 
 
@@ -297,6 +328,10 @@ class Measure:
     a: Any  # per-pair values of A
     b: Any
     unit: str = ""  # "" or "%" (rates are shown as percentages)
+    missing: str = "no pair where both games finished"  # why no pair counts, when none does
+    players: int = 0  # (kind "balance") the seats whose win rates it compares
+    # what its resampling is seeded with, besides the seed (`measures_of`); -1: its place in the list
+    salt: int = -1
 
 
 def analyse_measure(m: Measure, alpha: float, seed: int, salt: int) -> dict[str, Any]:
@@ -308,7 +343,9 @@ def analyse_measure(m: Measure, alpha: float, seed: int, salt: int) -> dict[str,
     out: dict[str, Any] = {"key": m.key, "name": m.name, "kind": m.kind, "pairs": n}
     if n == 0:
         return out | {"a": None, "b": None, "difference": None, "test": None, "significant": None,
-                      "verdict": f"{m.name}: no pair to compare (no pair where both games finished)"}
+                      "verdict": f"{m.name}: no pair to compare ({m.missing})"}
+    if m.kind == "balance":
+        return out | _analyse_balance(m, a.astype(np.int64), b.astype(np.int64), alpha, seed, salt)
     sides: dict[str, Any] = {}
     for name, values, side_salt in (("a", a, 1), ("b", b, 2)):
         if m.kind == "rate":
@@ -342,6 +379,64 @@ def analyse_measure(m: Measure, alpha: float, seed: int, salt: int) -> dict[str,
     return out
 
 
+def balance_of(sole: Array, players: int) -> Array:
+    """Browne's balance, 1 - (highest - lowest win rate of the seats), of each row of `sole`
+    (each game's only winner, -1 for none), the games along the last axis."""
+    import numpy as np
+
+    rates = np.stack([np.mean(sole == p, axis=-1) for p in range(players)])
+    return 1 - (rates.max(axis=0) - rates.min(axis=0))  # type: ignore[no-any-return]
+
+
+def _analyse_balance(m: Measure, a: Array, b: Array, alpha: float, seed: int, salt: int) -> dict[str, Any]:
+    """Balance, A and B over the same pairs: each side's value with its percentile bootstrap
+    interval, the difference with the percentile interval of the pairs resampled together, and
+    the paired permutation test (the two games of random pairs swapped) of the difference."""
+    import numpy as np
+
+    n, confidence = len(a), 1 - alpha
+    observed_a, observed_b = float(balance_of(a, m.players)), float(balance_of(b, m.players))
+    observed = observed_b - observed_a
+    rng = _rng(seed, salt * 16 + 5)
+    boot_a, boot_b, swapped = [], [], []
+    done = 0
+    while done < RESAMPLES:
+        k = min(_batch(n), RESAMPLES - done)
+        rows = rng.integers(0, n, size=(k, n))
+        boot_a.append(balance_of(a[rows], m.players))
+        boot_b.append(balance_of(b[rows], m.players))
+        swap = rng.random((k, n)) < 0.5
+        swapped.append(balance_of(np.where(swap, a, b), m.players) - balance_of(np.where(swap, b, a), m.players))
+        done += k
+    ba, bb, perm = np.concatenate(boot_a), np.concatenate(boot_b), np.concatenate(swapped)
+    tail = (1 - confidence) / 2 * 100
+
+    def interval(values: Array) -> tuple[float, float]:
+        low, high = np.percentile(values, [tail, 100 - tail])
+        return float(low), float(high)
+
+    sides = {}
+    for name, value, boot in (("a", observed_a, ba), ("b", observed_b, bb)):
+        low, high = interval(boot)
+        sides[name] = {"value": _r(value), "n": n, "low": _r(low), "high": _r(high)}
+    low, high = interval(bb - ba)
+    p = 1.0 if np.all(a == b) else float((np.sum(np.abs(perm) >= abs(observed) - 1e-12) + 1) / (len(perm) + 1))
+    out: dict[str, Any] = {
+        "a": sides["a"], "b": sides["b"],
+        "difference": {"value": _r(observed), "low": _r(low), "high": _r(high), "method": METHODS["balance_interval"]},
+        "test": {"name": "paired permutation", "method": METHODS["balance_test"], "p": _r(p)},
+        "significant": p <= alpha,
+    }
+    out["verdict"] = verdict_line({"name": m.name, "kind": m.kind} | out, alpha)
+    return out
+
+
+def side_value(m: Mapping[str, Any], side: str) -> float:
+    """A side's value of an analysed measure: its rate, mean or (balance) value."""
+    kind = m["kind"]
+    return float(m[side]["rate"] if kind == "rate" else m[side]["value"] if kind == "balance" else m[side]["mean"])
+
+
 def _shown(value: float, kind: str, signed: bool = False) -> str:
     if kind == "rate":
         text = f"{value * 100:+.1f}" if signed else f"{value * 100:.1f}%"
@@ -368,8 +463,7 @@ def verdict_line(m: Mapping[str, Any], alpha: float) -> str:
     """`win rate P1: 51.0% -> 47.5%, B-A -3.5 points [-9.0, +2.0]; exact McNemar p = 0.23:
     not significant at 0.05`."""
     kind = m["kind"]
-    a = m["a"]["rate"] if kind == "rate" else m["a"]["mean"]
-    b = m["b"]["rate"] if kind == "rate" else m["b"]["mean"]
+    a, b = side_value(m, "a"), side_value(m, "b")
     d = m["difference"]
     interval = _interval(d, kind)
     p = m["test"]["p"]
@@ -390,12 +484,16 @@ def significant_line(c: Comparison) -> str:
 
 
 def measures_of(ga: Games, gb: Games, players: int) -> list[Measure]:
+    import numpy as np
+
     both = ga.finished & gb.finished
     out = [Measure(f"win_rate.P{p + 1}", f"win rate P{p + 1}", "rate", ga.won[p][both], gb.won[p][both])
            for p in range(players)]
     out.append(Measure("draws", "draws (shared wins)", "rate", ga.draws[both], gb.draws[both]))
     out.append(Measure("first_player_advantage", "first-player advantage", "mean", ga.advantage[both],
                        gb.advantage[both]))
+    added = [Measure("first_player_win", "first-player win (alone)", "rate", ga.first_win[both], gb.first_win[both]),
+             Measure("balance", "balance", "balance", ga.sole[both], gb.sole[both], players=players)]
     out += [Measure(f"score.P{p + 1}", f"score P{p + 1}", "mean", ga.scores[p][both], gb.scores[p][both])
             for p in range(players)]
     if ga.returns is not None and gb.returns is not None:  # (both rule sets declare `returns:`)
@@ -403,8 +501,24 @@ def measures_of(ga: Games, gb: Games, players: int) -> list[Measure]:
                 for p in range(players)]
     out.append(Measure("moves", "game length (moves)", "mean", ga.moves[both], gb.moves[both]))
     out.append(Measure("turns", "game length (turns)", "mean", ga.turns[both], gb.turns[both]))
+    # the measures of the game's course (rulewright metrics), over the pairs where both games have one
+    for key, name, why in (("decisiveness", "decisiveness", "a lead shown before the end and a single winner"),
+                           ("drama", "drama", "a lead shown before the end and a single winner"),
+                           ("lead_changes", "lead changes", "a lead shown before the end"),
+                           ("branching", "branching", "a move")):
+        va, vb = getattr(ga, key), getattr(gb, key)
+        kept = both & ~np.isnan(va) & ~np.isnan(vb)
+        added.append(Measure(key, name, "mean", va[kept], vb[kept], missing=f"no pair where both games have {why}"))
     out.append(Measure("unfinished", "capped or failed games", "rate", ga.unfinished, gb.unfinished))
-    return out
+    # Each measure's resampling is seeded by its place in this list; those of `metrics` (added since)
+    # are seeded after the others, so that the others' intervals stay what they were, whatever the
+    # place each is shown at: after the first-player advantage, and after the game length.
+    salted = [replace(m, salt=k) for k, m in enumerate(out + added)]
+    shown, extra = salted[:len(out)], salted[len(out):]
+    after_advantage = next(k for k, m in enumerate(shown) if m.key == "first_player_advantage") + 1
+    after_turns = next(k for k, m in enumerate(shown) if m.key == "turns") + 1
+    return (shown[:after_advantage] + extra[:2] + shown[after_advantage:after_turns] + extra[2:]
+            + shown[after_turns:])
 
 
 @dataclass(slots=True)
@@ -454,7 +568,8 @@ def analyse(a: Side, b: Side, results_a: Sequence[GameResult], results_b: Sequen
         raise ValueError("the two sides played different numbers of games")
     ga = Games.of(results_a, players, first_movers[0])
     gb = Games.of(results_b, players, first_movers[1])
-    measures = [analyse_measure(m, alpha, seed, salt) for salt, m in enumerate(measures_of(ga, gb, players))]
+    measures = [analyse_measure(m, alpha, seed, m.salt if m.salt >= 0 else salt)
+                for salt, m in enumerate(measures_of(ga, gb, players))]
     return Comparison(a, b, players, seed, len(results_a), alpha, max_moves, max_turns, ga, gb, measures)
 
 
@@ -477,7 +592,7 @@ def run(sides: tuple[Side, Side], loaded: tuple[Game, Game], players: int, games
     `rulewright compare` does, and the web board's small comparison of a finished game's rule set
     (api/webcompare.py)."""
     specs = tuple(BatchSpec(s.ruleset, players, seed, s.options, max_moves, max_turns=max_turns,
-                            agents=tuple(sorted(s.agents.items()))) for s in sides)
+                            agents=tuple(sorted(s.agents.items())), trace=True) for s in sides)
     results = play((specs[0], specs[1]), games, workers, dask, loaded, advance)
     movers = (first_movers(loaded[0], specs[0], games), first_movers(loaded[1], specs[1], games))
     return analyse(sides[0], sides[1], results[0], results[1], players=players, seed=seed, alpha=alpha,
@@ -527,8 +642,7 @@ def tables(c: Comparison) -> list[Any]:
             rows.add_row(m["name"], "-", "-", "-", "-", "-", "-", "no pairs")
             continue
         kind = m["kind"]
-        a = m["a"]["rate"] if kind == "rate" else m["a"]["mean"]
-        b = m["b"]["rate"] if kind == "rate" else m["b"]["mean"]
+        a, b = side_value(m, "a"), side_value(m, "b")
         d = m["difference"]
         rows.add_row(m["name"], _shown(a, kind), _shown(b, kind), _shown(d["value"], kind, True).replace(" points", ""),
                      _interval(d, kind), m["test"]["name"],

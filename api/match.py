@@ -37,6 +37,7 @@ from types import FrameType, TracebackType
 from typing import IO, Any
 
 from .agents import Agent, AgentSpec, RandomAgent, agent_seed, make_agents
+from .agents.evaluate import standings
 from .runtime.errors import RulewrightError
 from .runtime.rng import derive_seed
 from .runtime.state import Game, State
@@ -83,13 +84,15 @@ def play_game(
     index: int = 0,
     check_invariants: bool = False,
     trace: bool = False,
+    lead: str = "",
 ) -> GameResult:
     """Play one game to its end (or to `max_moves` actions). Seats without an agent in
     `agents` are played by the random agent of this seed. Never raises for a fault of the
     game: the exception is reported in the result. `check_invariants`: the rule set's invariants
     are checked on the first position and after every move (BrokenInvariant names the move).
     `trace`: the legal actions before each move and the scores after it are recorded and summed
-    up in the result's `trace` (api/traces.py), for `rulewright metrics`."""
+    up in the result's `trace` (api/traces.py), for `rulewright metrics`; `lead`: the name of a
+    definition over one player recorded instead of the score (as an agent's `estimate=`)."""
     if not agents and not record and not check_invariants and not trace:
         # Every seat the random agent's, nothing recorded or checked: the loop below played by the
         # runtime (State.play_randomly: the same calls, compiled in the native build). A game that
@@ -121,7 +124,8 @@ def play_game(
             if state.moves >= max_moves or (max_turns is not None and state.turn > max_turns):
                 return GameResult(index, seed, [], [], state.turn, state.moves, capped=True, log=log,
                                   final=state.to_json() if record else None,
-                                  trace=summarise(legal, course, [], first, game.lowest_score_wins) if trace else None)
+                                  trace=summarise(legal, course, [], first, game.lowest_score_wins, finished=False)
+                                  if trace else None)
             player = state.to_act()
             assert player is not None
             if trace:
@@ -132,7 +136,7 @@ def play_game(
             action = state.play(choice)
             turns, moves = state.turn, state.moves
             if trace:
-                course.append(state.scores())
+                course.append(standings(state, lead))
             if check_invariants:
                 _check_invariants(state, f"move {state.moves} (`{action}` by {state.label('player', player)})")
         scores = state.scores()
@@ -179,6 +183,7 @@ class BatchSpec:
     # (agents.make_agents); the seats not named are played by the random agent.
     agents: tuple[tuple[int, AgentSpec], ...] = ()
     trace: bool = False  # each game's course summed up (GameResult.trace, for `rulewright metrics`)
+    lead: str = ""  # (trace) a definition over one player the lead is read from, rather than the score
 
 
 _GAMES: dict[str, Game] = {}
@@ -210,7 +215,8 @@ def play_range(spec: BatchSpec, start: int, stop: int, game: Game | None = None)
         seed = derive_seed(spec.seed, i)
         results.append(play_game(g, spec.players, seed, spec.options, spec.max_moves, max_turns=spec.max_turns,
                                  agents=make_agents(seats, seed), record=spec.record, index=i,
-                                 check_invariants=spec.check_invariants, trace=spec.trace))
+                                 check_invariants=spec.check_invariants, trace=spec.trace,
+                                 lead=spec.lead))
     return results
 
 

@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .agents import AgentSpec, BadAgent, check_agents, parse_agent_spec
+from .agents import AgentSpec, BadAgent, check_agents, check_estimate, parse_agent_spec
 from .compare import BCA_AT_MOST, DIGITS, RESAMPLES, _batch, _rng, mean_interval, need, wilson
 from .match import DEFAULT_MAX_MOVES, BatchSpec, GameResult, run_batches
 from .runtime.errors import RulewrightError
@@ -37,12 +37,15 @@ if TYPE_CHECKING:
 
 NAN = math.nan
 GAMES_AT_MOST = 1_000_000  # games of one measurement (the CLI's -n is bounded by it too)
+WORKERS_AT_MOST = 256  # processes (--workers)
 
-# the method of each kind of interval, as the notes name them
-WILSON = "Wilson score interval"
-BOOTSTRAP = (f"bootstrap of the mean over games (BCa up to {BCA_AT_MOST} games, percentile beyond; "
-             f"{RESAMPLES} resamples)")
-PERCENTILE = f"percentile bootstrap over games ({RESAMPLES} resamples)"
+# the intervals, by the word a note names them with (Metrics.to_json()'s "methods")
+METHODS = {
+    "Wilson": "Wilson score interval of a proportion (scipy's binomtest)",
+    "bootstrap": f"bootstrap interval of the mean over games: BCa up to {BCA_AT_MOST} games, percentile beyond, "
+                 f"{RESAMPLES} resamples seeded from the seed",
+    "percentile": f"percentile bootstrap interval over games, {RESAMPLES} resamples seeded from the seed",
+}
 
 
 class BadMeasurement(RulewrightError):
@@ -85,6 +88,7 @@ class Metrics:
     agents: Mapping[int, str] = field(default_factory=dict)  # seat (from 0) -> spec; random elsewhere
     strength_agent: str | None = None
     max_moves: int = DEFAULT_MAX_MOVES
+    lead: str | None = None  # the definition the lead is read from (None: the score)
     finished: int = 0
     capped: int = 0
     errors: int = 0
@@ -106,11 +110,13 @@ class Metrics:
             "agents": {str(seat + 1): spec for seat, spec in sorted(self.agents.items())},
             "strength_agent": self.strength_agent,
             "max_moves": self.max_moves,
+            "lead": self.lead,
             "finished": self.finished,
             "capped": self.capped,
             "errors": self.errors,
             "first_error": dict(self.first_error) if self.first_error is not None else None,
             "estimates": {name: e.to_json() for name, e in self.estimates.items()},
+            "methods": dict(METHODS),
             "curves": {"bins": BINS, "branching": [_json(x) for x in self.branching_curve],
                        "winner_leads": [_json(x) for x in self.lead_curve]},
         }
@@ -130,18 +136,20 @@ MEASURES = tuple(names(2, True))  # (for two players; `names(players)` for other
 def measure(ruleset: str, *, options: Mapping[str, str] | None = None, players: int | None = None,
             games: int = 200, seed: int = 0, agents: Mapping[int, AgentSpec] | None = None,
             workers: int = 1, dask: str | None = None, confidence: float = 0.95,
-            strength: str | None = None, max_moves: int = DEFAULT_MAX_MOVES,
+            strength: str | None = None, max_moves: int = DEFAULT_MAX_MOVES, lead: str | None = None,
             game: Game | None = None, advance: Callable[[], None] | None = None) -> Metrics:
     """Play `games` games of `ruleset` (a bundled id or a rule file, as `simulate` takes) and
     estimate every measure. `options`: the rule options set (the others take their defaults);
     `agents`: seat (from 0) -> agent spec, random elsewhere; `strength`: an agent spec (`greedy`,
     `mcts:iterations=200`) played in each seat in turn against random others, ceil(games /
-    players) games per seat, for the measure `strength`; None leaves it out. `game`: the rule
-    set already loaded; `advance`: called after each game played (a progress bar)."""
-    need("statistics")
+    players) games per seat, for the measure `strength`; None leaves it out. `lead`: the name of
+    a definition of the rule set over one player that the lead is read from instead of the score
+    (as an agent's `estimate=`: Yellow & Yangtze's `level`). `game`: the rule set already loaded;
+    `advance`: called after each game played (a progress bar)."""
+    need("statistics", "metrics")
     from .match import _game
 
-    for name, value, least, most in (("games", games, 1, GAMES_AT_MOST), ("workers", workers, 1, 1024),
+    for name, value, least, most in (("games", games, 1, GAMES_AT_MOST), ("workers", workers, 1, WORKERS_AT_MOST),
                                      ("max_moves", max_moves, 1, 10**9), ("seed", seed, 0, 2**64 - 1)):
         if not least <= value <= most:
             raise BadMeasurement(f"{name} must be {least} to {most}, not {value}")
@@ -160,13 +168,16 @@ def measure(ruleset: str, *, options: Mapping[str, str] | None = None, players: 
     strong: AgentSpec | None = None
     try:
         check_agents(g, seats)
+        if lead:
+            check_estimate(g, lead)
         if strength is not None:
             strong = parse_agent_spec(strength)
             check_agents(g, {0: strong})
     except BadAgent as exc:
         raise BadMeasurement(str(exc)) from None
     step = advance or (lambda: None)
-    spec = BatchSpec(ruleset, count, seed, resolved, max_moves, agents=tuple(sorted(seats.items())), trace=True)
+    spec = BatchSpec(ruleset, count, seed, resolved, max_moves, agents=tuple(sorted(seats.items())), trace=True,
+                     lead=lead or "")
     results: list[GameResult] = []
     with contextlib.closing(run_batches([spec], games, workers, [g], dask=dask)) as batch:
         for _, result in batch:
@@ -183,13 +194,13 @@ def measure(ruleset: str, *, options: Mapping[str, str] | None = None, players: 
                 step()
     return estimate(ruleset, resolved, count, seed, confidence, results, strength_results,
                     agents={s: str(a) for s, a in seats.items()}, strength=str(strong) if strong else None,
-                    max_moves=max_moves)
+                    max_moves=max_moves, lead=lead or None)
 
 
 def estimate(ruleset: str, options: Mapping[str, str], players: int, seed: int, confidence: float,
              results: Sequence[GameResult], strength_results: Sequence[Sequence[GameResult]] = (), *,
              agents: Mapping[int, str] | None = None, strength: str | None = None,
-             max_moves: int = DEFAULT_MAX_MOVES) -> Metrics:
+             max_moves: int = DEFAULT_MAX_MOVES, lead: str | None = None) -> Metrics:
     """The measures of games played (their traces, `GameResult.trace`, for the measures of the
     game's course), in the order of `names()`."""
     import numpy as np
@@ -203,7 +214,7 @@ def estimate(ruleset: str, options: Mapping[str, str], players: int, seed: int, 
         if total == 0:
             return Estimate(NAN, NAN, NAN, 0, "no game finished")
         low, high = wilson(count, total, confidence)
-        return Estimate(count / total, low, high, total, note or WILSON)
+        return Estimate(count / total, low, high, total, _joined(note, "Wilson"))
 
     def mean(values: Sequence[float], none: str, note: str = "") -> Estimate:
         salt = next(salts)
@@ -211,45 +222,37 @@ def estimate(ruleset: str, options: Mapping[str, str], players: int, seed: int, 
         if len(kept) == 0:
             return Estimate(NAN, NAN, NAN, 0, none)
         low, high = mean_interval(kept, confidence, seed, salt)
-        return Estimate(float(np.mean(kept)), low, high, len(kept), note or BOOTSTRAP)
+        return Estimate(float(np.mean(kept)), low, high, len(kept), _joined(note, "bootstrap"))
 
     sole = [r.winners[0] if len(r.winners) == 1 else -1 for r in done]
     firsts = [r.trace.first if r.trace is not None else 0 for r in done]
     for p in range(players):
         out[f"win_rate.P{p + 1}"] = rate(sum(1 for w in sole if w == p), n)
     advantage = [float(f in r.winners) - len(r.winners) / players for f, r in zip(firsts, done, strict=True)]
-    out["first_player_advantage"] = mean(advantage, "no game finished",
-                                         f"first mover's win less its fair share of the wins; {BOOTSTRAP}")
-    out["first_player_win"] = rate(sum(1 for f, w in zip(firsts, sole, strict=True) if f == w), n,
-                                   f"the seat that moved first the only winner; {WILSON}")
+    out["first_player_advantage"] = mean(advantage, "no game finished")
+    out["first_player_win"] = rate(sum(1 for f, w in zip(firsts, sole, strict=True) if f == w), n)
     out["balance"] = _balance(np.array(sole, dtype=np.int64), players, confidence, seed, next(salts))
-    out["completion"] = rate(n, len(results), f"games not stopped by the move cap nor failed; {WILSON}") \
-        if results else Estimate(NAN, NAN, NAN, 0, "no game played")
-    out["draws"] = rate(sum(1 for w in sole if w < 0), n, f"finished games without a single winner; {WILSON}")
+    out["completion"] = rate(n, len(results)) if results else Estimate(NAN, NAN, NAN, 0, "no game played")
+    out["draws"] = rate(sum(1 for w in sole if w < 0), n)
     moves = [float(r.moves) for r in done]
-    out["length"] = mean(moves, "no game finished", f"moves per finished game; {BOOTSTRAP}")
+    out["length"] = mean(moves, "no game finished")
     out["length_median"] = _median(np.array(moves, dtype=float), confidence, seed, next(salts))
-    out["turns"] = mean([float(r.turns) for r in done], "no game finished", f"turns per finished game; {BOOTSTRAP}")
+    out["turns"] = mean([float(r.turns) for r in done], "no game finished")
     traces = [r.trace for r in done if r.trace is not None]
     shown = sum(1 for t in traces if t.lead_shown)
-    no_lead = (f"no score leads before the end in any of the {len(traces)} finished games: the score shows no "
-               "leader until the game is over" if traces else "no game finished")
-    counted = (f"; over the {shown} of {len(traces)} finished games whose score shows a leader before the end"
-               if shown < len(traces) else "")
-    decisive = [t.decisiveness for t in traces]
-    out["decisiveness"] = mean(decisive, no_lead if not shown else "no finished game with a single winner shows "
-                               "a lead before its end",
-                               f"1 - (move from which the winner leads for good) / length{counted}; {BOOTSTRAP}")
-    out["drama"] = mean([t.drama for t in traces], no_lead if not shown else "no finished game with a single "
-                        "winner shows a lead before its end",
-                        f"winner's mean deficit where it trailed, over the score range{counted}; {BOOTSTRAP}")
+    by = f"`{lead}`" if lead else "score"
+    no_lead = (f"no {by} leads before the end (all {len(traces)} games)" if traces else "no game finished")
+    blind = len(traces) - shown
+    hidden = f"{blind} game{'s' if blind != 1 else ''} without a lead before the end left out" if blind else ""
+    winners = sum(1 for t in traces if t.lead_shown and not math.isnan(t.decisiveness))
+    draws = f"{shown - winners} draw{'s' if shown - winners != 1 else ''} left out" if winners < shown else ""
+    single = no_lead if not shown else "no game with a single winner shows a lead before the end"
+    out["decisiveness"] = mean([t.decisiveness for t in traces], single, _joined(hidden, draws))
+    out["drama"] = mean([t.drama for t in traces], single, _joined(hidden, draws))
     changes = [t.lead_change_count for t in traces if not math.isnan(t.lead_changes)]
-    per_game = f"{sum(changes) / len(changes):.3g} changes per game; " if changes else ""
-    out["lead_changes"] = mean([t.lead_changes for t in traces], no_lead,
-                               f"changes of leader / (length - 1); {per_game}{counted.lstrip('; ')}"
-                               f"{'; ' if counted else ''}{BOOTSTRAP}")
-    out["branching"] = mean([t.branching for t in traces], "no game finished",
-                            f"legal actions per decision, per game; {BOOTSTRAP}")
+    per_game = f"{sum(changes) / len(changes):.3g} changes per game" if changes else ""
+    out["lead_changes"] = mean([t.lead_changes for t in traces], no_lead, _joined(per_game, hidden))
+    out["branching"] = mean([t.branching for t in traces], "no game finished")
     if strength is not None:
         wins = total = 0
         for seat, batch in enumerate(strength_results):
@@ -257,20 +260,23 @@ def estimate(ruleset: str, options: Mapping[str, str], players: int, seed: int, 
                 if r.finished:
                     total += 1
                     wins += r.winners == [seat]
-        share = 1 / players
-        out["strength"] = rate(wins, total, f"{strength} the only winner against random, each seat in turn "
-                                            f"(fair share {share:.3g}); {WILSON}")
+        out["strength"] = rate(wins, total, f"{strength} vs random, fair share {1 / players:.3g}")
     errors = [r for r in results if r.error is not None]
     first = errors[0] if errors else None
     return Metrics(
         ruleset, dict(options), players, len(results), seed, confidence, out, agents=dict(agents or {}),
-        strength_agent=strength, max_moves=max_moves, finished=n, capped=sum(1 for r in results if r.capped),
+        strength_agent=strength, max_moves=max_moves, lead=lead, finished=n,
+        capped=sum(1 for r in results if r.capped),
         errors=len(errors),
         first_error=None if first is None else {"game": first.index, "seed": first.seed, "message": first.error},
         branching_curve=_curve([t.branching_curve for t in traces]),
         lead_curve=_curve([t.lead_curve for t in traces]),
         lengths=tuple(r.moves for r in done),
     )
+
+
+def _joined(*parts: str) -> str:
+    return "; ".join(p for p in parts if p)
 
 
 def _curve(curves: Sequence[tuple[float, ...]]) -> tuple[float, ...]:
@@ -297,7 +303,7 @@ def _balance(sole: Any, players: int, confidence: float, seed: int, salt: int) -
         return 1 - (rates.max(axis=0) - rates.min(axis=0))
 
     value = float(statistic(sole))
-    note = f"1 - (highest - lowest win rate of the seats); {PERCENTILE}"
+    note = "percentile"
     if np.all(sole == sole[0]):
         return Estimate(value, value, value, n, note)
     result = bootstrap((sole,), statistic, confidence_level=confidence, n_resamples=RESAMPLES, batch=_batch(n),
@@ -315,7 +321,7 @@ def _median(values: Any, confidence: float, seed: int, salt: int) -> Estimate:
     if n == 0:
         return Estimate(NAN, NAN, NAN, 0, "no game finished")
     value = float(np.median(values))
-    note = f"median moves per finished game; {PERCENTILE}"
+    note = "percentile"
     if np.all(values == values[0]):
         return Estimate(value, value, value, n, note)
     result = bootstrap((values,), np.median, confidence_level=confidence, n_resamples=RESAMPLES, batch=_batch(n),

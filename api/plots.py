@@ -1,6 +1,8 @@
 """The charts of a comparison (`rulewright compare --plot DIR`): win rate by seat with its
 intervals, score distributions by seat, game length; each as SVG and PNG, and report.html,
 one self-contained page (the SVGs inline, no network) with the measures and their verdicts.
+The charts of a measurement (`rulewright metrics --plot DIR`, `write_metrics`): win rate by
+seat, the length histogram, branching and the winner's lead over the course of the game.
 
 matplotlib draws them, without pyplot (no global state, no display: the Agg canvas). The
 files are the same for the same comparison: no date in the SVG or PNG, fixed SVG ids.
@@ -8,11 +10,14 @@ files are the same for the same comparison: no date in the SVG or PNG, fixed SVG
 
 from __future__ import annotations
 
+import contextlib
 import html
+import os
 from pathlib import Path
 from typing import Any
 
-from .compare import Comparison, number
+from .compare import Comparison, number, side_value
+from .metrics import Metrics
 
 COLOURS = ("#4C72B0", "#DD8452")  # A, B
 CHARTS = ("win-rates", "scores", "length")
@@ -132,13 +137,12 @@ def report_html(c: Comparison, svgs: dict[str, str]) -> str:
         if m["a"] is None:
             rows.append(f"<tr><td>{e(m['name'])}</td><td colspan=6>no pairs</td></tr>")
             continue
-        key = "rate" if m["kind"] == "rate" else "mean"
         scale, unit = (100, "%") if m["kind"] == "rate" else (1, "")
         d = m["difference"]
         cls = " class=sig" if m["significant"] else ""
         rows.append(
-            f"<tr{cls}><td>{e(m['name'])}</td><td>{number(m['a'][key] * scale)}{unit}</td>"
-            f"<td>{number(m['b'][key] * scale)}{unit}</td><td>{number(d['value'] * scale, True)}</td>"
+            f"<tr{cls}><td>{e(m['name'])}</td><td>{number(side_value(m, 'a') * scale)}{unit}</td>"
+            f"<td>{number(side_value(m, 'b') * scale)}{unit}</td><td>{number(d['value'] * scale, True)}</td>"
             f"<td>[{number(d['low'] * scale, True)}, {number(d['high'] * scale, True)}]</td>"
             f"<td>{e(m['test']['name'])}</td>"
             f"<td>{m['test']['p']:.3g}</td></tr>")
@@ -181,3 +185,90 @@ def _inline(svg: str) -> str:
     """An SVG file's text as an element of the page: from its <svg> tag on."""
     start = svg.find("<svg")
     return svg[start:] if start >= 0 else ""
+
+
+# -- the charts of `rulewright metrics` --------------------------------------------------------
+METRICS_CHARTS = ("win-rates", "length", "branching", "lead")
+
+
+def metrics_win_rates(m: Metrics) -> Any:
+    """Each seat's win rate (its only wins) with its interval, against the fair share."""
+    fig = _figure(1.6 + 1.0 * m.players, 3.6)
+    ax = fig.add_subplot()
+    xs, rates, below, above = [], [], [], []
+    for p in range(m.players):
+        e = m.estimates[f"win_rate.P{p + 1}"]
+        if e.value != e.value:  # nan: no game finished
+            continue
+        xs.append(p)
+        rates.append(e.value * 100)
+        below.append((e.value - e.low) * 100)
+        above.append((e.high - e.value) * 100)
+    ax.bar(xs, rates, 0.6, yerr=[below, above], capsize=4, color=COLOURS[0])
+    ax.axhline(100 / m.players, color="grey", linewidth=0.8, linestyle="--", label="fair share")
+    ax.set_xticks(range(m.players), [f"P{p + 1}" for p in range(m.players)])
+    ax.set_ylabel(f"win rate, % ({m.confidence * 100:g}% Wilson interval)")
+    ax.set_ylim(0, 100)
+    ax.set_title(f"Win rate by seat ({m.ruleset})")
+    ax.legend(fontsize="small", loc="upper right")
+    return fig
+
+
+def metrics_length(m: Metrics) -> Any:
+    """The histogram of the finished games' lengths in moves."""
+    import numpy as np
+
+    fig = _figure(4.8, 3.2)
+    ax = fig.add_subplot()
+    if m.lengths:
+        values = np.array(m.lengths, dtype=float)
+        bins = np.histogram_bin_edges(values, bins=min(30, max(5, len(np.unique(values)))))
+        ax.hist(values, bins=bins, color=COLOURS[0], edgecolor="white")
+    ax.set_xlabel("moves")
+    ax.set_ylabel("games")
+    ax.set_title("Game length (finished games)")
+    return fig
+
+
+def _over_the_game(values: tuple[float, ...], ylabel: str, title: str, ylim: tuple[float, float] | None) -> Any:
+    fig = _figure(4.8, 3.2)
+    ax = fig.add_subplot()
+    bins = len(values)
+    xs = [(k + 0.5) / bins * 100 for k in range(bins)]
+    ax.plot(xs, values, marker="o", color=COLOURS[0])  # (nan: a gap in the line)
+    ax.set_xlim(0, 100)
+    if ylim is not None:
+        ax.set_ylim(*ylim)
+    ax.set_xlabel("part of the game, % of its moves")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    return fig
+
+
+def write_metrics(m: Metrics, folder: Path) -> list[Path]:
+    """Every chart of a measurement as DIR/<name>.svg and .png; the paths written. Each file is
+    written under a temporary name and renamed: a file that exists is whole."""
+    folder.mkdir(parents=True, exist_ok=True)
+    draws = {
+        "win-rates": lambda: metrics_win_rates(m),
+        "length": lambda: metrics_length(m),
+        "branching": lambda: _over_the_game(m.branching_curve, "legal actions per decision",
+                                            "Branching over the game", None),
+        "lead": lambda: _over_the_game(m.lead_curve, "share of positions the winner leads",
+                                       "The winner's lead by score over the game", (0, 1)),
+    }
+    written: list[Path] = []
+    for name in METRICS_CHARTS:
+        fig = draws[name]()
+        for suffix, metadata in (("svg", {"Date": None}), ("png", {"Software": None})):
+            path = folder / f"{name}.{suffix}"
+            temporary = folder / f".{name}.{os.getpid()}.tmp.{suffix}"
+            try:
+                fig.savefig(temporary, format=suffix, metadata=metadata)
+                os.replace(temporary, path)
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    temporary.unlink()
+                raise
+            written.append(path)
+    return written

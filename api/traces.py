@@ -73,9 +73,11 @@ def _bin(t: int, length: int) -> int:
 
 
 def summarise(legal: Sequence[int], scores: Sequence[Sequence[int]], winners: Sequence[int], first: int,
-              lowest_wins: bool = False) -> GameTrace:
+              lowest_wins: bool = False, finished: bool = True) -> GameTrace:
     """The GameTrace of one game: `legal[t - 1]` the legal actions before move t, `scores[t - 1]`
-    the scores after it (t = 1..L), `winners` the game's (empty if it did not finish)."""
+    the scores after it (t = 1..L), `winners` the game's (several on a shared win, none on a draw
+    by declared returns); `finished` False for a game stopped by a cap (no outcome: no measure of
+    its lead)."""
     length = len(scores)
     sole = winners[0] if len(winners) == 1 else None
     branching_sums = [0] * BINS
@@ -91,12 +93,12 @@ def summarise(legal: Sequence[int], scores: Sequence[Sequence[int]], winners: Se
     decisiveness = drama = lead_changes = NAN
     changes = 0
     lead_curve: tuple[float, ...] = (NAN,) * BINS
-    if lead_shown and winners:
+    if lead_shown and finished:
         # lead changes: the leaders in order, the end led by the sole winner (by no one on a draw)
         shown = [p for p in leaders if p is not None] + ([sole] if sole is not None else [])
         changes = sum(1 for a, b in zip(shown, shown[1:], strict=False) if a != b)
         lead_changes = changes / (length - 1)
-    if lead_shown and sole is not None:
+    if lead_shown and finished and sole is not None:
         k = length
         while k > 1 and leaders[k - 2] == sole:  # position k - 1 (index k - 2) led by the winner
             k -= 1

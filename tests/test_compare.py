@@ -138,6 +138,40 @@ def test_measures_of_constructed_pairs() -> None:
     assert str(stricter["moves"]["verdict"]).endswith("not significant at 0.001")
 
 
+def test_the_measures_of_metrics_are_paired_too() -> None:
+    from rulewright.traces import summarise
+
+    def traced(i: int, winners: list[int], course: list[list[int]]) -> GameResult:
+        r = result(i, winners, course[-1], moves=len(course))
+        r.trace = summarise([2] * len(course), course, winners, first=0)
+        return r
+
+    # A: P1 ahead from the first move and wins (decisiveness 3/4, no drama, no change of leader);
+    # B: P2 comes back from 2-0 and wins (decided at the end: 0; behind by 1, 2, 1 of a range of 2:
+    # drama 2/3; one change of leader of 3 possible)
+    a = [traced(i, [0], [[1, 0], [2, 0], [3, 0], [4, 0]]) for i in range(6)]
+    b = [traced(i, [1], [[1, 0], [2, 0], [2, 1], [2, 3]]) for i in range(6)]
+    m = compared(a, b)
+    assert m["decisiveness"]["a"]["mean"] == 0.75 and m["decisiveness"]["b"]["mean"] == 0.0  # type: ignore[index]
+    assert m["drama"]["difference"]["value"] == pytest.approx(2 / 3, abs=1e-6)  # type: ignore[index]
+    assert m["lead_changes"]["b"]["mean"] == pytest.approx(1 / 3, abs=1e-6)  # type: ignore[index]
+    assert m["branching"]["difference"]["value"] == 0.0 and m["branching"]["test"]["p"] == 1.0  # type: ignore[index]
+    assert m["first_player_win"]["a"]["rate"] == 1.0 and m["first_player_win"]["b"]["rate"] == 0.0  # type: ignore[index]
+    # balance: one seat wins every game on both sides (0 each), nothing differs
+    balance = m["balance"]
+    assert balance["a"]["value"] == balance["b"]["value"] == 0.0 and balance["test"]["p"] == 1.0  # type: ignore[index]
+    # B balanced (each seat 3 of 6) against A's 0: +1, every swap of pairs gives less in absolute value
+    even = [traced(i, [i % 2], [[1, 0], [2, 0], [3, 0], [4, 0]] if i % 2 == 0 else [[0, 1], [0, 2]]) for i in range(6)]
+    m = compared(a, even)
+    balance = m["balance"]
+    assert balance["b"]["value"] == 1.0 and balance["difference"]["value"] == 1.0  # type: ignore[index]
+    assert balance["verdict"].startswith("balance: 0 -> 1, B-A +1 [")  # type: ignore[union-attr]
+    # games with no lead before their end: no pair to compare, said so
+    blind = [traced(i, [0], [[0, 0], [0, 0], [1, 0]]) for i in range(4)]
+    m = compared(blind, blind)
+    assert m["drama"]["a"] is None and "a lead shown before the end" in str(m["drama"]["verdict"])
+
+
 def test_capped_games_leave_their_pairs_out_of_wins_and_are_compared_apart() -> None:
     a = [result(i, [0], [1, 0]) for i in range(8)]
     b = [result(i, [0], [1, 0], capped=i < 3) for i in range(8)]
@@ -160,8 +194,9 @@ def test_compare_json_is_complete_and_deterministic() -> None:
     assert data["a"]["label"] == "china-cornett" and data["b"]["label"] == "china-cornett board=hex5"
     assert data["b"]["options"]["board"] == "hex5" and data["a"]["options"]["board"] == "hex6"
     keys = [m["key"] for m in data["measures"]]
-    assert keys == ["win_rate.P1", "win_rate.P2", "draws", "first_player_advantage", "score.P1", "score.P2",
-                    "moves", "turns", "unfinished"]
+    assert keys == ["win_rate.P1", "win_rate.P2", "draws", "first_player_advantage", "first_player_win", "balance",
+                    "score.P1", "score.P2", "moves", "turns", "decisiveness", "drama", "lead_changes", "branching",
+                    "unfinished"]
     for m in data["measures"]:
         assert {"a", "b", "difference", "test", "significant", "verdict"} <= m.keys()
         assert m["test"]["name"] in ("exact McNemar", "paired permutation") and 0 < m["test"]["p"] <= 1

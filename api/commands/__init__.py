@@ -15,6 +15,7 @@ COMMANDS: dict[str, str] = {
     "leaks": "rulewright.commands.leaks",
     "list": "rulewright.commands.list",
     "lsp": "rulewright.commands.lsp",
+    "metrics": "rulewright.commands.metrics",
     "play": "rulewright.commands.play",
     "render": "rulewright.commands.render",
     "replay": "rulewright.commands.replay",

@@ -97,9 +97,10 @@ def command(a: str, b: str | None, games: int, players: int | None, seed: int, o
 
     A and B are bundled rule sets or rule files; B is A when left out, to compare option
     settings (--option-a, --option-b) or agent line-ups (--agent-a, --agent-b). For each
-    seat's win rate, draws, first-player advantage, each seat's score, game length and capped
-    games: both sides with their intervals, B - A with its interval, a test (named) and a
-    verdict at --alpha (docs/experiments.md). Exits 1 if any game raised an exception."""
+    seat's win rate, draws, first-player advantage and win, balance, each seat's score, game
+    length, decisiveness, drama, lead changes, branching and capped games: both sides with
+    their intervals, B - A with its interval, a test (named) and a verdict at --alpha
+    (docs/experiments.md). Exits 1 if any game raised an exception."""
     from .. import compare as cmp
 
     played = 0

@@ -384,6 +384,8 @@ class Setup:
     strength: str | None = None
     max_moves: int = 0
     digest: str = ""  # of the rule files' text: the rule set a study was made on
+    lead: str | None = None  # the definition `metrics` reads the lead from (None: the score)
+    confidence: float = 0.95  # of the intervals
 
     def settings(self) -> dict[str, Any]:
         return {"format": FORMAT, "ruleset": self.ruleset, "rules": self.digest,
@@ -391,7 +393,8 @@ class Setup:
                 "games": self.games, "seed": self.seed, "players": self.players, "sampler": self.sampler,
                 "options": dict(sorted(self.options.items())),
                 "agents": [f"{seat + 1}={spec}" for seat, spec in self.agents],
-                "strength": self.strength, "max_moves": self.max_moves}
+                "strength": self.strength, "max_moves": self.max_moves, "lead": self.lead,
+                "confidence": self.confidence}
 
     @property
     def grid_size(self) -> int:
@@ -559,7 +562,8 @@ def _measure_trial(setup: Setup, folder: Path, number: int, values: Mapping[str,
     path.write_text(variant_text(_trial_extends(setup), setup, values), encoding="utf-8")
     metrics = measure(str(path), options=dict(setup.options) or None, players=setup.players, games=setup.games,
                       seed=setup.seed, agents=dict(setup.agents) or None, workers=workers, dask=dask,
-                      strength=setup.strength, max_moves=setup.max_moves)
+                      strength=setup.strength, max_moves=setup.max_moves, lead=setup.lead,
+                      confidence=setup.confidence)
     return {name: {"value": _plain(e.value), "low": _plain(e.low), "high": _plain(e.high), "games": e.games,
                    "note": e.note} for name, e in metrics.estimates.items()}
 
@@ -692,6 +696,10 @@ def redo_command(setup: Setup, trials: int, out: Path, study: Path | None) -> st
         words += ["--agent", f"{seat + 1}={spec}"]
     if setup.strength is not None:
         words += ["--strength", setup.strength]
+    if setup.lead is not None:
+        words += ["--lead", setup.lead]
+    if setup.confidence != 0.95:
+        words += ["--confidence", f"{setup.confidence:g}"]
     words += ["--out", out.as_posix()]
     if study is not None:
         words += ["--study", study.as_posix()]
@@ -710,12 +718,11 @@ def extends_of(setup: Setup, out: Path) -> str:
         return Path(os.path.abspath(setup.rule_file)).as_posix()
 
 
-def header_lines(setup: Setup, results: Sequence[TrialResult], chosen: TrialResult, command: str,
-                 confidence: float = 0.95) -> list[str]:
+def header_lines(setup: Setup, results: Sequence[TrialResult], chosen: TrialResult, command: str) -> list[str]:
     lines = [f"Tuned by `rulewright tune` (docs/tuning.md) from {setup.ruleset}: the best of "
              f"{len(distinct(results))} trials (trial {chosen.number}),",
              f"each {setup.games} games of seed {setup.seed}, {setup.players} players.",
-             f"Targets, and what the best values reached ({confidence:.0%} intervals):"]
+             f"Targets, and what the best values reached ({setup.confidence * 100:g}% intervals):"]
     for t in setup.targets:
         e = chosen.estimates.get(t.measure)
         met = "met" if t.miss(chosen.value(t.measure)) == 0 else "missed"

@@ -32,15 +32,15 @@ def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.fixture
-def measured(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """The rule files `measure()` is called with, trial after trial."""
+def measured(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, dict[str, Any]]]]:
+    """The rule files `measure()` is called with, trial after trial, and its other arguments."""
     from rulewright import metrics
 
-    calls: list[str] = []
+    calls: list[tuple[str, dict[str, Any]]] = []
     real = metrics.measure
 
     def counted(ruleset: str, **kwargs: Any) -> Any:
-        calls.append(ruleset)
+        calls.append((ruleset, kwargs))
         return real(ruleset, **kwargs)
 
     monkeypatch.setattr(metrics, "measure", counted)
@@ -135,10 +135,10 @@ def test_values_the_rules_refuse_fail_their_trial_and_the_search_goes_on(here: P
 
 
 # -- a study: resumed, refused when made otherwise -----------------------------------------------
-def test_a_study_resumes_without_playing_a_trial_again(here: Path, measured: list[str]) -> None:
+def test_a_study_resumes_without_playing_a_trial_again(here: Path, measured: list[tuple[str, Any]]) -> None:
     args = (*BALANCE, "-n", "60", "--seed", "3")
     first = tuned(*args, "--trials", "3")
-    assert len(measured) == 3 and len({Path(p).name for p in measured}) == 3
+    assert len(measured) == 3 and len({Path(p).name for p, _ in measured}) == 3
     again = tuned(*args, "--trials", "3")  # the same command: nothing to play
     assert len(measured) == 3 and again["trials"] == first["trials"]
     more = tuned(*args, "--trials", "5")
@@ -218,6 +218,16 @@ def test_a_definition_that_is_no_constant_is_named_as_such(here: Path) -> None:
     assert_user_error(result, "definition `alignments` has parameters")
     result = run("tune", "china-cornett", "--target", "draws<0.1", "--param", "state.marker=0..1")
     assert_user_error(result, "state field `marker` is not of type int", "an int field whose `init` is a whole number")
+
+
+def test_the_lead_and_the_confidence_go_to_the_measures(here: Path, measured: list[tuple[str, Any]]) -> None:
+    data = tuned("--target", "lead_changes<0.5", "--param", "define.edge=4..6", "--lead", "margin", "--confidence",
+                 "0.8", "-n", "30", "--trials", "3", "--sampler", "grid", "--out", "led.yaml")
+    assert data["settings"]["lead"] == "margin" and data["settings"]["confidence"] == 0.8
+    assert [(k["lead"], k["confidence"], k["games"], k["seed"]) for _, k in measured] == [("margin", 0.8, 30, 0)] * 3
+    text = (here / "led.yaml").read_text()
+    assert "(80% intervals)" in text and "--lead margin --confidence 0.8 --out led.yaml" in text
+    assert_user_error(run("tune", str(GAME), *BALANCE, "--lead", "margn"), "bad --lead", "did you mean `margin`?")
 
 
 def test_a_tune_file_holds_targets_and_params_and_its_errors_say_where(here: Path) -> None:

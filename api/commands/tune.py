@@ -14,6 +14,7 @@ from ..rulesets import load_game
 from ..terminal import printable
 from .shared import (
     CliError,
+    DecimalNumber,
     UsageProblem,
     WholeNumber,
     agent_line_up,
@@ -57,7 +58,12 @@ def default_out(ruleset: str) -> Path:
               help="The agent of seat K (from 1); seats not named play random.")
 @click.option("--strength", metavar="SPEC",
               help="The agent whose win rate against random is the measure `strength` (e.g. greedy).")
-@click.option("--max-moves", type=WholeNumber(min=1), default=DEFAULT_MAX_MOVES, show_default=True,
+@click.option("--lead", metavar="NAME",
+              help="Read who leads from this definition over one player rather than from the score "
+                   "(decisiveness, drama, lead changes; as `rulewright metrics --lead`).")
+@click.option("--confidence", type=DecimalNumber(0, 1, min_open=True, max_open=True), default=0.95,
+              show_default=True, help="Confidence level of the intervals shown.")
+@click.option("--max-moves", type=WholeNumber(min=1, max=10**9), default=DEFAULT_MAX_MOVES, show_default=True,
               help="Stop a game after this many actions; such games are counted as capped.")
 @click.option("--workers", type=WholeNumber(min=1, max=1024), default=1, show_default=True,
               help="Processes to play each trial's games in; the results do not depend on it.")
@@ -72,7 +78,8 @@ def default_out(ruleset: str) -> Path:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def command(ruleset: str, targets: tuple[str, ...], params: tuple[str, ...], tune_file: Path | None, games: int,
             trials: int, seed: int, sampler: str, players: int | None, options: tuple[str, ...],
-            agent_options: tuple[str, ...], strength: str | None, max_moves: int, workers: int,
+            agent_options: tuple[str, ...], strength: str | None, lead: str | None, confidence: float,
+            max_moves: int, workers: int,
             dask_address: str | None, study_path: Path | None, out: Path | None, plot_dir: Path | None,
             as_json: bool) -> None:
     """Search values of VARIANT's options and constants so that measures of its play meet the
@@ -97,13 +104,15 @@ def command(ruleset: str, targets: tuple[str, ...], params: tuple[str, ...], tun
     fixed = parse_options(options)
     game.resolve_options(fixed)  # (an unknown option or choice: one line)
     seat_agents = agent_line_up(game, agent_options, count)
-    if strength is not None:
-        from ..agents import BadAgent, parse_agent_spec
+    from ..agents import BadAgent, check_estimate, parse_agent_spec
 
+    for flag, value, check in (("--strength", strength, lambda v: parse_agent_spec(v)),
+                               ("--lead", lead, lambda v: check_estimate(game, v))):
         try:
-            parse_agent_spec(strength)
+            if value is not None:
+                check(value)
         except BadAgent as exc:
-            raise UsageProblem(f"bad --strength: {exc}") from None
+            raise UsageProblem(f"bad {flag}: {exc}") from None
     space = tune.space_of(rule_file, game)
     written_targets: list[tuple[str, str | None]] = [(t, None) for t in targets]
     written_params: list[tuple[str, str | None]] = [(p, None) for p in params]
@@ -143,7 +152,8 @@ def command(ruleset: str, targets: tuple[str, ...], params: tuple[str, ...], tun
         raise UsageProblem(f"--out {problem[0]}")
     study_file = study_path if study_path is not None else out.with_suffix(".sqlite")
     setup = tune.Setup(ruleset, rule_file, tuple(parsed_targets), tuple(parsed_params), games, seed, count, sampler,
-                       fixed, tuple(sorted(seat_agents.items())), strength, max_moves, tune.rules_digest(rule_file))
+                       fixed, tuple(sorted(seat_agents.items())), strength, max_moves, tune.rules_digest(rule_file),
+                       lead, confidence)
     if sampler == "grid" and setup.grid_size > tune.GRID_AT_MOST:
         raise UsageProblem(f"--sampler grid: {setup.grid_size:,} combinations, more than {tune.GRID_AT_MOST:,}: "
                            "use steps, fewer params, or the tpe sampler")

@@ -872,6 +872,3 @@ def write_plots(setup: Setup, results: Sequence[TrialResult], chosen: TrialResul
             written += _save(fig, folder, f"{_file_name(t.measure)}-by-{_file_name(p.key)}")
     return written
 
-
-def settings_json(setup: Setup) -> str:
-    return json.dumps(setup.settings(), sort_keys=True)

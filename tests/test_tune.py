@@ -102,8 +102,11 @@ def test_tune_chooses_the_fair_option_and_the_length(here: Path) -> None:
 
 def test_tune_sets_a_counter_s_start(here: Path) -> None:
     """A state field's `init`: a game that starts with 3 of its 5 rolls made lasts 2 moves."""
-    data = tuned("--target", "length_median=1.5..2.5", "--param", "state.rolled=0..4", "-n", "20", "--sampler", "grid",
-                 "--trials", "5", "--out", "short.yaml")
+    result = run("tune", str(GAME), "--target", "length_median=1.5..2.5", "--param", "state.rolled=0..4", "-n", "20",
+                 "--trials", "7", "--out", "short.yaml", "--json")
+    assert result.exit_code == 0, result.output
+    assert result.stderr == "rulewright: note: every combination of the params' values is tried (5)\n"
+    data = json.loads(result.stdout)
     assert data["best"]["values"] == {"state.rolled": 3}
     assert (here / "short.yaml").read_text().endswith('\nstate:\n  rolled: {init: "3"}\n')
     assert not [d for d in analyse(here / "short.yaml")[1] if d.severity == "error"]

@@ -175,6 +175,13 @@ def command(ruleset: str, targets: tuple[str, ...], params: tuple[str, ...], tun
     if chosen is None:
         raise CliError(f"no trial could be measured ({plural(len(results), 'trial')} refused by the rules): "
                        f"{results[0].error if results else ''}")
+    played = len(tune.distinct(results))
+    if played < min(trials, setup.grid_size):
+        click.echo(f"rulewright: note: the sampler proposed values tried already {tune.REPEATS_AT_MOST} times in a "
+                   f"row: the study holds {played} of the {trials} trials asked (--sampler grid tries each once)",
+                   err=True)
+    elif played < trials:
+        click.echo(f"rulewright: note: every combination of the params' values is tried ({played})", err=True)
     command_text = tune.redo_command(setup, trials, out, study_path)
     header = tune.header_lines(setup, results, chosen, command_text)
     tune.write_variant(out, tune.variant_text(tune.extends_of(setup, out), setup, chosen.values, header))
@@ -192,6 +199,5 @@ def command(ruleset: str, targets: tuple[str, ...], params: tuple[str, ...], tun
     click.echo(tune.caption(results))
     values = ", ".join(f"{k}={v}" for k, v in chosen.values.items())
     met = "every target met" if chosen.objective == 0 else f"objective {chosen.objective:g}"
-    played = len(tune.distinct(results))
     click.echo(printable(f"best: trial {chosen.number} ({values}): {met}; wrote {out} "
                          f"({plural(played - before, 'new trial')}, {played} in {study_file})"))

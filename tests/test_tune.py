@@ -213,6 +213,12 @@ def test_a_bad_target_or_param_is_one_line(here: Path, args: tuple[str, ...], fr
     assert not list(here.iterdir())  # nothing written
 
 
+@pytest.mark.parametrize("where", [("--study", "afile/s.sqlite"), ("--out", "afile/x.yaml"), ("--plot", "afile/p")])
+def test_a_folder_that_cannot_be_made_is_one_line(here: Path, where: tuple[str, str]) -> None:
+    (here / "afile").write_text("")
+    assert_user_error(run("tune", str(GAME), *BALANCE, *where), "cannot make the folder afile")
+
+
 def test_a_definition_that_is_no_constant_is_named_as_such(here: Path) -> None:
     result = run("tune", "china-cornett", "--target", "draws<0.1", "--param", "define.reduction_limit=0..1")
     assert_user_error(result, "definition `reduction_limit` is not a whole number",

@@ -157,6 +157,11 @@ def command(ruleset: str, targets: tuple[str, ...], params: tuple[str, ...], tun
     if sampler == "grid" and setup.grid_size > tune.GRID_AT_MOST:
         raise UsageProblem(f"--sampler grid: {setup.grid_size:,} combinations, more than {tune.GRID_AT_MOST:,}: "
                            "use steps, fewer params, or the tpe sampler")
+    for folder in {study_file.parent, out.parent} | ({plot_dir} if plot_dir is not None else set()):
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise CliError(f"cannot make the folder {printable(str(folder))}: {exc.strerror}") from None
     study = tune.open_study(setup, study_file)
     before = len(tune.distinct(tune.finished(study)))
     try:

@@ -77,7 +77,7 @@ def need(what: str = "tune") -> None:
 
 
 # -- targets ------------------------------------------------------------------------------------
-_NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?%?"
+_NUMBER = r"[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?%?"
 _TARGET = re.compile(r"\s*(?P<name>[A-Za-z0-9_.]+)\s*(?P<op>>=|<=|=|>|<)\s*(?P<rest>.*?)\s*")
 _AROUND = re.compile(rf"(?P<c>{_NUMBER})\s*(?:\+-|\+/-|±)\s*(?P<d>{_NUMBER})")
 _BETWEEN = re.compile(rf"(?P<a>{_NUMBER})\s*\.\.\s*(?P<b>{_NUMBER})")
@@ -209,8 +209,8 @@ class Param:
         return f"{self.kind}.{self.name}"
 
 
-_WHOLE = r"-?\d{1,10}"
-_RANGE = re.compile(rf"\s*(?P<lo>{_WHOLE})\s*\.\.\s*(?P<hi>{_WHOLE})\s*(?:/\s*(?P<step>\d{{1,10}})\s*)?")
+_WHOLE = r"-?[0-9]{1,10}"
+_RANGE = re.compile(rf"\s*(?P<lo>{_WHOLE})\s*\.\.\s*(?P<hi>{_WHOLE})\s*(?:/\s*(?P<step>[0-9]{{1,10}})\s*)?")
 PARAM_FORMS = "option.NAME, option.NAME=a,b, define.NAME=LO..HI[/STEP] or state.NAME=LO..HI[/STEP]"
 
 
@@ -271,7 +271,7 @@ def parse_param(text: str, space: Space, at: str | None = None) -> Param:
     return Param(kind, name, tuple(range(lo, hi + 1, step)), canonical, lo, hi, step)
 
 
-_WHOLE_TEXT = re.compile(r"\s*-?\d{1,10}\s*")
+_WHOLE_TEXT = re.compile(r"\s*-?[0-9]{1,10}\s*")
 
 
 def _whole(node: object) -> str | None:

@@ -184,6 +184,8 @@ def test_the_same_command_writes_the_same_variant(tmp_path: Path, monkeypatch: p
     (("--target", "length=60..40", "--param", "define.edge=1..9"), ["is empty"]),
     (("--target", "length~40", "--param", "define.edge=1..9"), ["expected NAME=C+-D"]),
     (("--target", "length>١٠", "--param", "define.edge=1..9"), ["expected NAME=C+-D"]),
+    (("--target", "first_player_win=٠.٥±0.1", "--param", "define.edge=1..9"), ["expected NAME=C+-D"]),
+    (("--target", "draws<0.1", "--param", "define.edge=١..٩"), ["expected define.edge=LO..HI"]),
     (("--target", "draws<1e999", "--param", "define.edge=1..9"), ["not a number within"]),
     (("--target", "draws<0.1", "--param", "define.edg=1..9"), ["no definition `edg`", "did you mean `edge`?"]),
     (("--target", "draws<0.1", "--param", "option.head_strat"), ["no option `head_strat`",

@@ -1,7 +1,8 @@
 """Tuning a variant toward targets (`rulewright tune`, docs/tuning.md): Optuna searches values of
-a rule set's options and of its constants (definitions without parameters whose value is a whole
-number) so that measures of simulated play (`rulewright.metrics.measure`) land in the bands the
-designer asks for; the best values are written as a variant that `extends:` the rule set.
+a rule set's options, of its constants (definitions without parameters whose value is a whole
+number) and of its counters' starts (int state fields whose `init` is a whole number) so that
+measures of simulated play (`rulewright.metrics.measure`) land in the bands the designer asks for;
+the best values are written as a variant that `extends:` the rule set.
 
 Each trial writes its values as a variant file in a temporary folder (extending the rule set by
 its id or its absolute path) and measures it over the same games (the same seed for every trial:
@@ -493,6 +494,8 @@ class TrialResult:
     objective: float | None  # None: failed (error says why)
     error: str = ""
     same_as: int | None = None  # measured already by that trial: not played again
+    # how its games went: finished, capped, errors and the first error (game, seed, message)
+    play: Mapping[str, Any] = field(default_factory=dict)
 
     def value(self, measure: str) -> float | None:
         e = self.estimates.get(measure)
@@ -501,7 +504,7 @@ class TrialResult:
     def to_json(self) -> dict[str, Any]:
         return {"number": self.number, "values": dict(self.values), "objective": self.objective,
                 "estimates": {k: dict(v) for k, v in self.estimates.items()},
-                "error": self.error or None, "same_as": self.same_as}
+                "error": self.error or None, "same_as": self.same_as, "play": dict(self.play)}
 
 
 def _plain(x: float) -> float | None:
@@ -555,7 +558,8 @@ def _trial_extends(setup: Setup) -> str:
 
 
 def _measure_trial(setup: Setup, folder: Path, number: int, values: Mapping[str, str | int], workers: int,
-                   dask: str | None) -> dict[str, dict[str, Any]]:
+                   dask: str | None) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
+    """The estimates of a trial's measures, and how its games went."""
     from .metrics import measure
 
     path = folder / f"trial-{number:05d}.yaml"
@@ -564,15 +568,19 @@ def _measure_trial(setup: Setup, folder: Path, number: int, values: Mapping[str,
                       seed=setup.seed, agents=dict(setup.agents) or None, workers=workers, dask=dask,
                       strength=setup.strength, max_moves=setup.max_moves, lead=setup.lead,
                       confidence=setup.confidence)
-    return {name: {"value": _plain(e.value), "low": _plain(e.low), "high": _plain(e.high), "games": e.games,
-                   "note": e.note} for name, e in metrics.estimates.items()}
+    estimates = {name: {"value": _plain(e.value), "low": _plain(e.low), "high": _plain(e.high), "games": e.games,
+                        "note": e.note} for name, e in metrics.estimates.items()}
+    first = dict(metrics.first_error) if metrics.first_error is not None else None
+    return estimates, {"finished": metrics.finished, "capped": metrics.capped, "errors": metrics.errors,
+                       "first_error": first}
 
 
 def _result(trial: Any) -> TrialResult:
     """A finished trial of the study as a TrialResult (its values by param key)."""
     attrs = trial.user_attrs
     return TrialResult(trial.number, dict(trial.params), attrs.get("estimates", {}),
-                       trial.value if trial.values else None, attrs.get("error", ""), attrs.get("same_as"))
+                       trial.value if trial.values else None, attrs.get("error", ""), attrs.get("same_as"),
+                       attrs.get("play", {}))
 
 
 def finished(study: Any) -> list[TrialResult]:
@@ -622,12 +630,14 @@ def run(setup: Setup, study: Any, trials: int, *, workers: int = 1, dask: str | 
                     if same.objective is None:
                         trial.set_user_attr("error", same.error)
                     trial.set_user_attr("estimates", dict(same.estimates))
+                    trial.set_user_attr("play", dict(same.play))
                     trial.set_user_attr("same_as", same.same_as if same.same_as is not None else same.number)
                     estimates: Mapping[str, Mapping[str, Any]] = dict(same.estimates)
                     failed = same.objective is None
                 else:
                     try:
-                        estimates = _measure_trial(setup, folder, trial.number, values, workers, dask)
+                        estimates, play = _measure_trial(setup, folder, trial.number, values, workers, dask)
+                        trial.set_user_attr("play", play)
                         failed = False
                     except CompileError as exc:
                         first = exc.diagnostics[0] if exc.diagnostics else None
@@ -646,6 +656,23 @@ def run(setup: Setup, study: Any, trials: int, *, workers: int = 1, dask: str | 
             got = next((r for r in finished(study) if r.number == trial.number), None)
             if got is not None and same is None:
                 done(got)
+
+
+def troubles(results: Sequence[TrialResult]) -> list[str]:
+    """A line for each trial (the first of its values) whose games raised an exception or hit the
+    move cap."""
+    lines = []
+    for r in distinct(results):
+        values = ", ".join(f"{k}={v}" for k, v in r.values.items())
+        errors, capped = r.play.get("errors", 0), r.play.get("capped", 0)
+        if errors:
+            e = r.play.get("first_error") or {}
+            lines.append(f"trial {r.number} ({values}): {errors} game{'s' if errors != 1 else ''} raised an "
+                         f"exception; the first, game {e.get('game')} (seed {e.get('seed')}): {e.get('message')}")
+        if capped:
+            lines.append(f"trial {r.number} ({values}): {capped} game{'s' if capped != 1 else ''} stopped at the "
+                         "move cap and counted apart as capped")
+    return [printable(line, 400) for line in lines]
 
 
 def distinct(results: Sequence[TrialResult]) -> list[TrialResult]:

@@ -137,6 +137,40 @@ def test_values_the_rules_refuse_fail_their_trial_and_the_search_goes_on(here: P
     assert "the rules refuse these values: edge 3 is refused" in shown and "failed" in shown
 
 
+CRASHY = """extends: {game}
+actions:
+  roll:
+    effect:
+      - if die(10) <= edge:
+        - points[players[0]] += 1
+      - else:
+        - points[players[1]] += 1
+      - rolled += 1 + 0 // (edge - 3)
+      - end_turn
+"""
+
+
+def test_games_that_raise_or_are_capped_are_said_and_raise_the_status(here: Path) -> None:
+    """A variant whose games divide by zero at `edge: 3`: its trial is measured (no game finished), a
+    warning names it with the first error, the others' variant is written, the status is 1."""
+    (here / "crashy.yaml").write_text(CRASHY.format(game=GAME))
+    result = run("tune", "crashy.yaml", "--target", "first_player_win=0.5+-0.1", "--param", "define.edge=2..4",
+                 "-n", "20", "--sampler", "grid", "--trials", "3", "--json")
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    crashed = [t for t in data["trials"] if t["play"]["errors"]]
+    assert [(t["values"], t["play"]["errors"], t["objective"]) for t in crashed] == [({"define.edge": 3}, 20, 10)]
+    assert data["best"]["values"] != {"define.edge": 3} and (here / "crashy-tuned.yaml").is_file()
+    lines = result.stderr.splitlines()
+    assert lines[0].startswith(f"rulewright: warning: trial {crashed[0]['number']} (define.edge=3): 20 games raised "
+                               "an exception; the first, game 0 (seed ")
+    assert "crashy.yaml:9: game error: division by zero" in lines[0]
+    assert lines[1:] == ["rulewright: error: games of 1 trial raised an exception (above)"]
+    capped = run("tune", "crashy.yaml", "--target", "first_player_win=0.5+-0.1", "--param", "define.edge=4..5",
+                 "-n", "5", "--sampler", "grid", "--trials", "2", "--max-moves", "3", "--study", "capped.sqlite")
+    assert capped.exit_code == 0 and capped.stderr.count("5 games stopped at the move cap") == 2
+
+
 # -- a study: resumed, refused when made otherwise -----------------------------------------------
 def test_a_study_resumes_without_playing_a_trial_again(here: Path, measured: list[tuple[str, Any]]) -> None:
     args = (*BALANCE, "-n", "60", "--seed", "3")

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -26,7 +28,11 @@ from .shared import (
     stdout_console,
 )
 
+if TYPE_CHECKING:
+    from ..tune import TrialResult
+
 MAX_TRIALS = 10_000
+MAX_WARNINGS = 10  # lines on trials whose games were capped or raised
 
 
 def default_out(ruleset: str) -> Path:
@@ -197,6 +203,7 @@ def command(ruleset: str, targets: tuple[str, ...], params: tuple[str, ...], tun
                        err=True)
     if as_json:
         click.echo(json.dumps(tune.to_json(setup, results, chosen, out, study_file), indent=2))
+        warn(results)
         return
     console = stdout_console()
     click.echo(tune.title(setup, results))
@@ -206,3 +213,20 @@ def command(ruleset: str, targets: tuple[str, ...], params: tuple[str, ...], tun
     met = "every target met" if chosen.objective == 0 else f"objective {chosen.objective:g}"
     click.echo(printable(f"best: trial {chosen.number} ({values}): {met}; wrote {out} "
                          f"({plural(played - before, 'new trial')}, {played} in {study_file})"))
+    warn(results)
+
+
+def warn(results: Sequence[TrialResult]) -> None:
+    """A line on stderr for each trial whose games were capped or raised; exit 1 if any raised
+    (as `simulate` and `metrics` do): the variant is written all the same."""
+    from .. import tune
+
+    lines = tune.troubles(results)
+    for line in lines[:MAX_WARNINGS]:
+        click.echo(f"rulewright: warning: {line}", err=True)
+    if len(lines) > MAX_WARNINGS:
+        click.echo(f"rulewright: warning: and {len(lines) - MAX_WARNINGS} more", err=True)
+    failed = sum(1 for r in tune.distinct(results) if r.play.get("errors"))
+    if failed:
+        click.echo(f"rulewright: error: games of {plural(failed, 'trial')} raised an exception (above)", err=True)
+        sys.exit(1)

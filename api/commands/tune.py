@@ -1,4 +1,4 @@
-"""`rulewright tune`: values of a rule set's options and constants searched toward targets of play."""
+"""`rulewright tune`: values of a rule set's options, constants and counters searched toward targets of play."""
 
 from __future__ import annotations
 
@@ -46,7 +46,8 @@ def default_out(ruleset: str) -> Path:
 @click.option("--target", "targets", multiple=True, metavar="EXPR",
               help="A measure and its band: first_player_win=0.5+-0.03, length_median=40..60, decisiveness>0.3.")
 @click.option("--param", "params", multiple=True, metavar="SPEC",
-              help="What to vary: option.NAME, option.NAME=a,b, define.NAME=LO..HI or define.NAME=LO..HI/STEP.")
+              help="What to vary: option.NAME, option.NAME=a,b, define.NAME=LO..HI[/STEP] (a constant) or "
+                   "state.NAME=LO..HI[/STEP] (an int field's start).")
 @click.option("--tune-file", type=click.Path(dir_okay=False, path_type=Path),
               help="A YAML file of `targets:` and `params:` (added to those of the command line).")
 @click.option("-n", "--games", type=WholeNumber(min=1, max=1_000_000), default=200, show_default=True,
@@ -88,8 +89,8 @@ def command(ruleset: str, targets: tuple[str, ...], params: tuple[str, ...], tun
             max_moves: int, workers: int,
             dask_address: str | None, study_path: Path | None, out: Path | None, plot_dir: Path | None,
             as_json: bool) -> None:
-    """Search values of VARIANT's options and constants so that measures of its play meet the
-    targets, and write the best as a variant that extends VARIANT (docs/tuning.md).
+    """Search values of VARIANT's options, constants and counters' starts so that measures of its
+    play meet the targets, and write the best as a variant that extends VARIANT (docs/tuning.md).
 
     VARIANT is a bundled rule set or a rule file. Each trial plays the same games (-n, --seed)
     of a variant holding its values and measures them (`rulewright metrics`); the objective is 0

@@ -241,6 +241,7 @@ def test_the_same_command_writes_the_same_variant(tmp_path: Path, monkeypatch: p
                                   "counters: points, rolled"]),
     (("--target", "strength>0.6", "--param", "define.edge=1..9"), ["needs --strength"]),
     (("--target", "draws<0.1", "--param", "define.edge=1..9", "--out", "Tuned.yaml"), ["--out file name"]),
+    (("--target", "draws<0.1", "--param", "define.edge=1..9", "--out", str(GAME)), ["is the rule set tuned"]),
 ])
 def test_a_bad_target_or_param_is_one_line(here: Path, args: tuple[str, ...], fragments: list[str]) -> None:
     result = run("tune", str(GAME), *args)

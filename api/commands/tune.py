@@ -157,6 +157,9 @@ def command(ruleset: str, targets: tuple[str, ...], params: tuple[str, ...], tun
     problem = path_problem(out)
     if problem is not None:
         raise UsageProblem(f"--out {problem[0]}")
+    if out.resolve() == rule_file.resolve():
+        raise UsageProblem(f"--out {printable(str(out))} is the rule set tuned: the variant extends it, "
+                           "name another file")
     study_file = study_path if study_path is not None else out.with_suffix(".sqlite")
     setup = tune.Setup(ruleset, rule_file, tuple(parsed_targets), tuple(parsed_params), games, seed, count, sampler,
                        fixed, tuple(sorted(seat_agents.items())), strength, max_moves, tune.rules_digest(rule_file),

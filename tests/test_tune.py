@@ -276,6 +276,15 @@ def test_the_lead_and_the_confidence_go_to_the_measures(here: Path, measured: li
     assert_user_error(run("tune", str(GAME), *BALANCE, "--lead", "margn"), "bad --lead", "did you mean `margin`?")
 
 
+def test_strength_is_measured_with_the_agent_named(here: Path) -> None:
+    """The greedy agent has no choice to make in the rigged duel (one action): its seats win as random ones do."""
+    data = tuned("--target", "strength=0.5+-0.2", "--param", "define.edge=5..5", "--strength", "greedy", "-n", "40",
+                 "--trials", "1")
+    strength = data["best"]["estimates"]["strength"]
+    assert data["settings"]["strength"] == "greedy" and strength["games"] == 40 and 0.3 <= strength["value"] <= 0.7
+    assert_user_error(run("tune", str(GAME), *BALANCE, "--strength", "greedy:depth=x"), "bad --strength")
+
+
 def test_a_tune_file_holds_targets_and_params_and_its_errors_say_where(here: Path) -> None:
     (here / "goal.yaml").write_text("targets: [first_player_win=0.5+-0.1]\nparams:\n  - define.edge=4..6\n")
     data = tuned("--tune-file", "goal.yaml", "-n", "60", "--trials", "3")

@@ -209,7 +209,7 @@ def metrics_win_rates(m: Metrics) -> Any:
     ax.set_xticks(range(m.players), [f"P{p + 1}" for p in range(m.players)])
     ax.set_ylabel(f"win rate, % ({m.confidence * 100:g}% Wilson interval)")
     ax.set_ylim(0, 100)
-    ax.set_title(f"Win rate by seat ({m.ruleset})")
+    ax.set_title(f"Win rate by seat ({m.ruleset})".replace("$", r"\$"))  # (a `$` of a path is no mathtext)
     ax.legend(fontsize="small", loc="upper right")
     return fig
 
@@ -255,7 +255,8 @@ def write_metrics(m: Metrics, folder: Path) -> list[Path]:
         "branching": lambda: _over_the_game(m.branching_curve, "legal actions per decision",
                                             "Branching over the game", None),
         "lead": lambda: _over_the_game(m.lead_curve, "share of positions the winner leads",
-                                       "The winner's lead by score over the game", (0, 1)),
+                                       f"The winner's lead by {m.lead or 'score'} over the game".replace("$", r"\$"),
+                                       (0, 1)),
     }
     written: list[Path] = []
     for name in METRICS_CHARTS:

@@ -85,7 +85,9 @@ def load_ruleset(path: Path | str) -> ir.RuleSet:
     return ruleset
 
 
-def _tree_of(ruleset: ir.RuleSet) -> YMap | None:
+def resolved_tree(ruleset: ir.RuleSet) -> YMap | None:
+    """The resolved tree a rule set returned by `load_ruleset` was built from (its comments aside),
+    while it is kept (the last few): where a rule writes its keys, and its `doc:`s."""
     known = _TREES.get(id(ruleset))
     return known[1] if known is not None and known[0] is ruleset else None
 
@@ -111,7 +113,7 @@ _AST_NODES = (ast.Num, ast.Str, ast.BoolLit, ast.Name, ast.Attr, ast.Index, ast.
 
 def diff(a: ir.RuleSet, b: ir.RuleSet) -> list[Change]:
     """The changes from rule set `a` to rule set `b`, in the order of the rule file."""
-    differ = _Differ(_tree_of(a), _tree_of(b))
+    differ = _Differ(resolved_tree(a), resolved_tree(b))
     differ.fields((), a, b)
     return differ.changes
 

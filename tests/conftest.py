@@ -38,6 +38,7 @@ SLOW: dict[str, set[str]] = {
         "test_a_game_saved_and_restored_anywhere_plays_on_the_same",
         "test_any_two_event_cards_stack",
     },
+    "test_book.py": {"test_the_page_opens_in_chromium_without_a_console_error"},
     "test_cli.py": {"test_bench_at_a_player_count", "test_bench_json", "test_compile_check_of_the_bundled_rules"},
     "test_compile.py": {"test_generated_folder_is_fresh"},
     "test_conformance.py": {"test_random_games_respect_the_api"},

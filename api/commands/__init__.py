@@ -6,6 +6,7 @@ below; what several commands share is in shared.py."""
 # name -> module of the command: the one table of the commands (`rulewright --help` lists it)
 COMMANDS: dict[str, str] = {
     "bench": "rulewright.commands.bench",
+    "book": "rulewright.commands.book",
     "check": "rulewright.commands.check",
     "compare": "rulewright.commands.compare",
     "compile": "rulewright.commands.compile",

@@ -110,7 +110,7 @@ def command(ruleset: str, games: int, players: int | None, seed: int, options: t
                                            advance=step)
     except Interrupted as stop:
         ended = f"; {plural(workers, 'worker')} ended" if workers > 1 else ""
-        click.echo(f"rulewright: interrupted by {stop.name} after {played} games{ended}", err=True)
+        click.echo(f"rulewright: interrupted by {stop.name} after {plural(played, 'game')}{ended}", err=True)
         sys.exit(stop.exit_code)
     data = measured.to_json()
     if plot_dir is not None:

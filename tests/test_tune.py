@@ -6,11 +6,14 @@ line each; the same command writes the same file. The parsing of targets and par
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
+import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -351,3 +354,41 @@ def test_two_processes_share_one_study(here: Path) -> None:
     assert sorted(by_value) == list(range(1, 10))
     assert all(all(e == estimates[0] for e in estimates) for estimates in by_value.values())
     assert last["best"]["values"] == {"define.edge": 5}
+
+
+def test_ctrl_c_keeps_the_finished_trials_and_the_same_command_goes_on(here: Path) -> None:
+    """SIGINT while the second trial plays: status 130, one line; the study keeps the first trial
+    finished and the second failed; the same command plays the second again, and only it."""
+    import optuna
+
+    command = [str(Path(sys.executable).parent / "rulewright"), "tune", str(GAME), *BALANCE, "-n", "3000",
+               "--sampler", "grid", "--trials", "2"]
+    process = subprocess.Popen(command, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+    study_file = here / "rigged-duel-tuned.sqlite"
+    try:
+        deadline = time.monotonic() + 600  # (a guard against a hang, not a measure)
+        while True:
+            assert process.poll() is None and time.monotonic() < deadline, "the second trial did not start"
+            if study_file.exists():
+                with contextlib.suppress(Exception):  # (the study may not be made yet)
+                    trials = optuna.load_study(study_name=tune.STUDY_NAME, storage=f"sqlite:///{study_file}").trials
+                    if [t.state.name for t in trials] == ["COMPLETE", "RUNNING"]:
+                        break
+            time.sleep(0.1)
+        os.killpg(process.pid, signal.SIGINT)
+        out, err = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+    assert process.returncode == 130 and out == ""
+    assert err == ("rulewright: interrupted by SIGINT: the study rigged-duel-tuned.sqlite keeps 1 finished trial; "
+                   "the same command goes on from there\n")
+    trials = optuna.load_study(study_name=tune.STUDY_NAME, storage=f"sqlite:///{study_file}").trials
+    assert [t.state.name for t in trials] == ["COMPLETE", "FAIL"]
+    again = subprocess.run([*command, "--json"], capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0, again.stderr
+    data = json.loads(again.stdout)
+    assert [t["number"] for t in data["trials"]] == [0, 2]
+    assert data["trials"][1]["values"] == {"define.edge": trials[1].params["define.edge"]}

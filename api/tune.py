@@ -20,6 +20,7 @@ optuna is imported when a study runs (`pip install 'rulewright[tune]'`), matplot
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import math
@@ -27,7 +28,7 @@ import os
 import re
 import shlex
 import tempfile
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -446,6 +447,34 @@ def grid(setup: Setup) -> list[dict[str, str | int]]:
     return combinations
 
 
+def lock_file(study: Path) -> Path:
+    """The file whose lock serializes the reads and writes of a study between processes."""
+    return study.with_name(study.name + ".lock")
+
+
+@contextlib.contextmanager
+def locked(path: Path | None) -> Iterator[None]:
+    """Hold the lock of `path` (made if missing) while inside: several `tune` processes sharing a
+    study take turns at it. SQLite has locks of its own, but a transaction that reads and then
+    writes can fail at once where another holds the file ("database is locked"), and two
+    processes making a study's tables at once collide. The study's own file is never locked
+    this way: SQLite's POSIX locks on a file are lost when any other descriptor of it is closed.
+    Without fcntl (Windows), no lock."""
+    try:
+        import fcntl
+    except ImportError:
+        fcntl = None  # type: ignore[assignment]
+    if path is None or fcntl is None:
+        yield
+        return
+    with open(path, "a+b") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(held, fcntl.LOCK_UN)
+
+
 def open_study(setup: Setup, path: Path) -> Any:
     """The study kept in `path` (SQLite), made if it is not there; a study made with other
     settings is refused, saying which."""
@@ -453,14 +482,21 @@ def open_study(setup: Setup, path: Path) -> Any:
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     path.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        storage = optuna.storages.RDBStorage(f"sqlite:///{path.resolve()}",
-                                             engine_kwargs={"connect_args": {"timeout": 60}})
-        study = optuna.create_study(study_name=STUDY_NAME, storage=storage, direction="minimize",
-                                    load_if_exists=True, sampler=_sampler(setup, 0))
-    except Exception as exc:  # noqa: BLE001 - not a database, another program's: one line
-        raise TuneError(f"{printable(str(path))} holds no study `tune` can use: "
-                        f"{printable(str(exc).splitlines()[0] if str(exc) else type(exc).__name__, 200)}") from None
+    with locked(lock_file(path)):  # (two processes making one study at once collide otherwise)
+        try:
+            storage = optuna.storages.RDBStorage(f"sqlite:///{path.resolve()}",
+                                                 engine_kwargs={"connect_args": {"timeout": 60}})
+            study = optuna.create_study(study_name=STUDY_NAME, storage=storage, direction="minimize",
+                                        load_if_exists=True, sampler=_sampler(setup, 0))
+        except Exception as exc:  # noqa: BLE001 - not a database, another program's: one line
+            raise TuneError(f"{printable(str(path))} holds no study `tune` can use: "
+                            f"{printable(str(exc).splitlines()[0] if str(exc) else type(exc).__name__, 200)}"
+                            ) from None
+        return _settled(study, setup, path)
+
+
+def _settled(study: Any, setup: Setup, path: Path) -> Any:
+    """The study, its settings set if it is new; refused if made otherwise."""
     wanted = setup.settings()
     kept = study.user_attrs.get("settings")
     if kept is None:
@@ -592,13 +628,44 @@ def finished(study: Any) -> list[TrialResult]:
             if t.state == TrialState.COMPLETE or (t.state == TrialState.FAIL and "error" in t.user_attrs)]
 
 
+def _owner() -> dict[str, Any]:
+    import socket
+
+    return {"host": socket.gethostname(), "pid": os.getpid()}
+
+
+def fail_abandoned(study: Any) -> None:
+    """Mark failed the trials left running by a process of this machine that is gone (killed
+    outright: SIGKILL, a crash), so that their values are tried again. A trial of another machine,
+    or of a process still alive, is left alone: it may be playing."""
+    from optuna.trial import TrialState
+
+    here = _owner()
+    for t in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):
+        owner = t.user_attrs.get("owner")
+        if not isinstance(owner, dict) or owner.get("host") != here["host"] or not isinstance(owner.get("pid"), int):
+            continue
+        pid = owner["pid"]
+        if pid != here["pid"]:  # (this process plays one trial at a time: its own running one is left over)
+            try:
+                os.kill(pid, 0)
+                continue  # alive (or another process since given its number: left alone)
+            except ProcessLookupError:
+                pass
+            except OSError:  # (alive, another user's)
+                continue
+        with contextlib.suppress(Exception):  # (another process may mark it first)
+            study.tell(t.number, state=TrialState.FAIL)
+
+
 def run(setup: Setup, study: Any, trials: int, *, workers: int = 1, dask: str | None = None,
-        done: Callable[[TrialResult], None] = lambda r: None) -> list[TrialResult]:
+        done: Callable[[TrialResult], None] = lambda r: None, lock: Path | None = None) -> list[TrialResult]:
     """Play trials until the study holds `trials` finished ones of values not tried before (at
     most one per combination of the params' values); each finished trial is passed to `done`.
     A sampler that proposes values tried already gets their measures back (the same values, the
     same games: nothing is played again), in a trial that does not count; after REPEATS_AT_MOST
-    such proposals in a row it is taken to have nothing new to offer. The study's finished trials."""
+    such proposals in a row it is taken to have nothing new to offer. The study is read and
+    written holding `lock` (`locked`), never while a trial plays. The study's finished trials."""
     from optuna.trial import TrialState
 
     from .core.source import CompileError
@@ -610,50 +677,56 @@ def run(setup: Setup, study: Any, trials: int, *, workers: int = 1, dask: str | 
     with tempfile.TemporaryDirectory(prefix="rulewright-tune-") as temp:
         folder = Path(temp)
         while True:
-            have = finished(study)
-            if len(distinct(have)) >= wanted or repeats >= REPEATS_AT_MOST:
-                return have
-            study.sampler = _sampler(setup, len(study.get_trials(deepcopy=False)))
-            if order:  # the next combination not tried yet, nor being tried (by another process)
-                running = study.get_trials(deepcopy=False, states=(TrialState.RUNNING,))
-                tried = {tuple(sorted(r.values.items())) for r in have} | {
-                    tuple(sorted(t.params.items())) for t in running}
-                untried = next((c for c in order if tuple(sorted(c.items())) not in tried), None)
-                if untried is None:  # the rest is being measured by other processes
+            with locked(lock):
+                fail_abandoned(study)
+                have = finished(study)
+                if len(distinct(have)) >= wanted or repeats >= REPEATS_AT_MOST:
                     return have
-                study.enqueue_trial(untried)
-            trial = study.ask(distributions)
+                study.sampler = _sampler(setup, len(study.get_trials(deepcopy=False)))
+                if order:  # the next combination not tried yet, nor being tried (by another process)
+                    running = study.get_trials(deepcopy=False, states=(TrialState.RUNNING,))
+                    tried = {tuple(sorted(r.values.items())) for r in have} | {
+                        tuple(sorted(t.params.items())) for t in running}
+                    untried = next((c for c in order if tuple(sorted(c.items())) not in tried), None)
+                    if untried is None:  # the rest is being measured by other processes
+                        return have
+                    study.enqueue_trial(untried)
+                trial = study.ask(distributions)
+                trial.set_user_attr("owner", _owner())
             values = {p.key: trial.params[p.key] for p in setup.params}
             same = next((r for r in have if dict(r.values) == values), None)
+            attrs: dict[str, Any] = {}
             try:
                 if same is not None:  # the same values, the same games: measured already
-                    if same.objective is None:
-                        trial.set_user_attr("error", same.error)
-                    trial.set_user_attr("estimates", dict(same.estimates))
-                    trial.set_user_attr("play", dict(same.play))
-                    trial.set_user_attr("same_as", same.same_as if same.same_as is not None else same.number)
                     estimates: Mapping[str, Mapping[str, Any]] = dict(same.estimates)
+                    attrs = {"estimates": estimates, "play": dict(same.play),
+                             "same_as": same.same_as if same.same_as is not None else same.number}
+                    if same.objective is None:
+                        attrs["error"] = same.error
                     failed = same.objective is None
                 else:
                     try:
-                        estimates, play = _measure_trial(setup, folder, trial.number, values, workers, dask)
-                        trial.set_user_attr("play", play)
+                        estimates, attrs["play"] = _measure_trial(setup, folder, trial.number, values, workers, dask)
                         failed = False
                     except CompileError as exc:
                         first = exc.diagnostics[0] if exc.diagnostics else None
                         why = first.message if first is not None else str(exc)
-                        trial.set_user_attr("error", printable(f"the rules refuse these values: {why}", 300))
+                        attrs["error"] = printable(f"the rules refuse these values: {why}", 300)
                         estimates, failed = {}, True
-                    trial.set_user_attr("estimates", estimates)
+                    attrs["estimates"] = estimates
             except BaseException:
-                study.tell(trial, state=TrialState.FAIL)
+                with locked(lock):
+                    study.tell(trial, state=TrialState.FAIL)
                 raise
-            if failed:
-                study.tell(trial, state=TrialState.FAIL)
-            else:
-                study.tell(trial, objective(setup.targets, estimates))
+            with locked(lock):
+                for key, value in attrs.items():
+                    trial.set_user_attr(key, value)
+                if failed:
+                    study.tell(trial, state=TrialState.FAIL)
+                else:
+                    study.tell(trial, objective(setup.targets, estimates))
+                got = next((r for r in finished(study) if r.number == trial.number), None)
             repeats = repeats + 1 if same is not None else 0
-            got = next((r for r in finished(study) if r.number == trial.number), None)
             if got is not None and same is None:
                 done(got)
 

@@ -11,6 +11,7 @@ import json
 import math
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -76,7 +77,7 @@ def test_tune_finds_the_balanced_edge_and_writes_a_variant_that_checks(here: Pat
     assert "first_player_win=0.5+-0.1: 0.45 [" in text and "met" in text and "best of 9 trials" in text
     assert f"rulewright tune {GAME} --target first_player_win=0.5+-0.1 --param define.edge=1..9 -n 200 " in text
     assert not [d for d in analyse(here / "fair.yaml")[1] if d.severity == "error"]
-    assert (here / "fair.sqlite").is_file() and sorted(p.name for p in here.iterdir()) == ["fair.sqlite", "fair.yaml"]
+    assert sorted(p.name for p in here.iterdir()) == ["fair.sqlite", "fair.sqlite.lock", "fair.yaml"]
 
 
 def test_tune_chooses_the_fair_option_and_the_length(here: Path) -> None:
@@ -188,6 +189,34 @@ def test_a_study_resumes_without_playing_a_trial_again(here: Path, measured: lis
     (here / "rigged-duel-tuned.sqlite").unlink()
     fresh = tuned(*args, "--trials", "5")  # the same trials as 3 then 2 more
     assert fresh["trials"] == more["trials"] and (here / "rigged-duel-tuned.yaml").read_text() == resumed
+
+
+def test_a_trial_left_running_by_a_process_gone_is_played_again(here: Path) -> None:
+    """A trial marked running by a process of this machine that no longer exists (killed outright)
+    is marked failed and its values played again; one of a live process is left alone (its values
+    are being played there)."""
+    import socket
+
+    import optuna
+    from optuna.distributions import IntDistribution
+
+    args = (*BALANCE, "-n", "30", "--sampler", "grid")
+    first = tuned(*args, "--trials", "1")["trials"][0]["values"]["define.edge"]
+    study = optuna.load_study(study_name=tune.STUDY_NAME, storage="sqlite:///rigged-duel-tuned.sqlite")
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    dead, alive = [v for v in range(1, 10) if v != first][:2]
+    for pid, value in ((gone.pid, dead), (os.getppid(), alive)):  # (a process gone; this one's parent)
+        study.enqueue_trial({"define.edge": value})
+        trial = study.ask({"define.edge": IntDistribution(1, 9)})
+        trial.set_user_attr("owner", {"host": socket.gethostname(), "pid": pid})
+    result = run("tune", str(GAME), *args, "--trials", "9", "--json")
+    assert result.exit_code == 0, result.output
+    played = {t["values"]["define.edge"] for t in json.loads(result.stdout)["trials"]}
+    assert played == set(range(1, 10)) - {alive} and dead in played
+    assert [t.state.name for t in study.trials[:3]] == ["COMPLETE", "FAIL", "RUNNING"]
+    assert result.stderr.startswith("rulewright: note: the study holds 8 of the 9 trials asked: the others are being "
+                                    "played by another process")
 
 
 def test_a_study_made_otherwise_is_refused(here: Path) -> None:
@@ -370,10 +399,11 @@ def test_ctrl_c_keeps_the_finished_trials_and_the_same_command_goes_on(here: Pat
         deadline = time.monotonic() + 600  # (a guard against a hang, not a measure)
         while True:
             assert process.poll() is None and time.monotonic() < deadline, "the second trial did not start"
-            if study_file.exists():
-                with contextlib.suppress(Exception):  # (the study may not be made yet)
-                    trials = optuna.load_study(study_name=tune.STUDY_NAME, storage=f"sqlite:///{study_file}").trials
-                    if [t.state.name for t in trials] == ["COMPLETE", "RUNNING"]:
+            if study_file.exists():  # (read as it is, without a lock: the study may not be made yet)
+                with contextlib.suppress(sqlite3.Error), contextlib.closing(
+                        sqlite3.connect(f"file:{study_file}?mode=ro&immutable=1", uri=True)) as db:
+                    states = [state for state, in db.execute("SELECT state FROM trials ORDER BY number")]
+                    if states == ["COMPLETE", "RUNNING"]:
                         break
             time.sleep(0.1)
         os.killpg(process.pid, signal.SIGINT)
@@ -382,7 +412,7 @@ def test_ctrl_c_keeps_the_finished_trials_and_the_same_command_goes_on(here: Pat
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
             process.communicate()
-    assert process.returncode == 130 and out == ""
+    assert process.returncode == 130 and out == "", (process.returncode, out, err)
     assert err == ("rulewright: interrupted by SIGINT: the study rigged-duel-tuned.sqlite keeps 1 finished trial; "
                    "the same command goes on from there\n")
     trials = optuna.load_study(study_name=tune.STUDY_NAME, storage=f"sqlite:///{study_file}").trials

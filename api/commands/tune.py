@@ -173,16 +173,18 @@ def command(ruleset: str, targets: tuple[str, ...], params: tuple[str, ...], tun
         except OSError as exc:
             raise CliError(f"cannot make the folder {printable(str(folder))}: {exc.strerror}") from None
     study = tune.open_study(setup, study_file)
-    before = len(tune.distinct(tune.finished(study)))
+    with tune.locked(tune.lock_file(study_file)):
+        before = len(tune.distinct(tune.finished(study)))
     try:
         with stop_on_signals():
             show = not as_json and sys.stderr.isatty()
             wanted = min(trials, setup.grid_size)
             with progress_bar(max(0, wanted - before), f"tune {ruleset}", show) as advance:
                 results = tune.run(setup, study, trials, workers=workers, dask=dask_address,
-                                   done=lambda _r: advance())
+                                   done=lambda _r: advance(), lock=tune.lock_file(study_file))
     except Interrupted as stop:
-        have = len(tune.distinct(tune.finished(study)))
+        with tune.locked(tune.lock_file(study_file)):
+            have = len(tune.distinct(tune.finished(study)))
         click.echo(f"rulewright: interrupted by {stop.name}: the study {printable(str(study_file))} keeps "
                    f"{plural(have, 'finished trial')}; the same command goes on from there", err=True)
         sys.exit(stop.exit_code)
@@ -191,7 +193,11 @@ def command(ruleset: str, targets: tuple[str, ...], params: tuple[str, ...], tun
         raise CliError(f"no trial could be measured ({plural(len(results), 'trial')} refused by the rules): "
                        f"{results[0].error if results else ''}")
     played = len(tune.distinct(results))
-    if played < min(trials, setup.grid_size):
+    if played < min(trials, setup.grid_size) and sampler == "grid":
+        click.echo(f"rulewright: note: the study holds {played} of the {min(trials, setup.grid_size)} trials asked: "
+                   "the others are being played by another process (or were left running by one on another "
+                   "machine)", err=True)
+    elif played < min(trials, setup.grid_size):
         click.echo(f"rulewright: note: the sampler proposed values tried already {tune.REPEATS_AT_MOST} times in a "
                    f"row: the study holds {played} of the {trials} trials asked (--sampler grid tries each once)",
                    err=True)

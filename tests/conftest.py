@@ -43,6 +43,8 @@ SLOW: dict[str, set[str]] = {
     "test_compile.py": {"test_generated_folder_is_fresh"},
     "test_conformance.py": {"test_random_games_respect_the_api"},
     "test_keep_derived.py": {"test_a_kept_value_is_never_stale_after_a_move"},
+    "test_tune.py": {"test_two_processes_share_one_study", "test_workers_and_dask_measure_the_same_trials",
+                     "test_ctrl_c_keeps_the_finished_trials_and_the_same_command_goes_on"},
     "test_diff.py": {"test_any_expression_roundtrips_with_minimal_parentheses"},
     "test_fuzz.py": {
         "test_mutated_rule_files_give_diagnostics_not_tracebacks",

@@ -24,5 +24,6 @@ COMMANDS: dict[str, str] = {
     "schema": "rulewright.commands.schema",
     "serve": "rulewright.commands.serve",
     "simulate": "rulewright.commands.simulate",
+    "tune": "rulewright.commands.tune",
     "variant": "rulewright.commands.variant",
 }

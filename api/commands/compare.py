@@ -20,11 +20,13 @@ from .shared import (
     DecimalNumber,
     WholeNumber,
     agent_line_up,
+    interrupted,
     parse_options,
     plural,
     print_figures,
     progress_bar,
     stdout_console,
+    tell_charts,
 )
 
 
@@ -126,18 +128,12 @@ def command(a: str, b: str | None, games: int, players: int | None, seed: int, o
                                      alpha=alpha, max_moves=max_moves, max_turns=max_turns, workers=workers,
                                      dask=dask_address, advance=step)
     except Interrupted as stop:
-        ended = f"; {plural(workers, 'worker')} ended" if workers > 1 else ""
-        click.echo(f"rulewright: interrupted by {stop.name} after {played} of {plural(2 * games, 'game')}{ended}",
-                   err=True)
-        sys.exit(stop.exit_code)
+        interrupted(stop, f"{played} of {plural(2 * games, 'game')}", workers)
     data = comparison.to_json()
     if plot_dir is not None:
         from .. import plots
 
-        written = plots.write_all(comparison, plot_dir)
-        if not as_json:
-            click.echo(f"charts written to {printable(str(plot_dir))}: {', '.join(p.name for p in written)}",
-                       err=True)
+        tell_charts(plot_dir, plots.write_all(comparison, plot_dir), as_json)
     if as_json:
         click.echo(json.dumps(data, indent=2))
     else:

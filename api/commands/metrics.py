@@ -17,12 +17,14 @@ from .shared import (
     DecimalNumber,
     WholeNumber,
     agent_line_up,
+    interrupted,
     literal,
     plural,
     print_figures,
     progress_bar,
     setup,
     stdout_console,
+    tell_charts,
 )
 
 
@@ -109,17 +111,12 @@ def command(ruleset: str, games: int, players: int | None, seed: int, options: t
                                            strength=strength, max_moves=max_moves, lead=lead, game=game,
                                            advance=step)
     except Interrupted as stop:
-        ended = f"; {plural(workers, 'worker')} ended" if workers > 1 else ""
-        click.echo(f"rulewright: interrupted by {stop.name} after {plural(played, 'game')}{ended}", err=True)
-        sys.exit(stop.exit_code)
+        interrupted(stop, plural(played, 'game'), workers)
     data = measured.to_json()
     if plot_dir is not None:
         from .. import plots
 
-        written = plots.write_metrics(measured, plot_dir)
-        if not as_json:
-            click.echo(f"charts written to {printable(str(plot_dir))}: {', '.join(p.name for p in written)}",
-                       err=True)
+        tell_charts(plot_dir, plots.write_metrics(measured, plot_dir), as_json)
     if as_json:
         click.echo(json.dumps(data, indent=2))
     else:

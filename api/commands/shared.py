@@ -161,6 +161,19 @@ def print_figures(console: Console, table: Table) -> None:
         wide.print(shown)
 
 
+def tell_charts(folder: Path, written: Sequence[Path], as_json: bool) -> None:
+    """Say on stderr which charts `--plot` wrote (not beside `--json`, whose output is the JSON only)."""
+    if not as_json:
+        click.echo(f"charts written to {printable(str(folder))}: {', '.join(p.name for p in written)}", err=True)
+
+
+def interrupted(stop: Any, played: str, workers: int) -> None:
+    """A batch stopped by a signal (`Interrupted`): say how far it got, and exit with its status."""
+    ended = f"; {plural(workers, 'worker')} ended" if workers > 1 else ""
+    click.echo(f"rulewright: interrupted by {stop.name} after {played}{ended}", err=True)
+    sys.exit(stop.exit_code)
+
+
 @contextlib.contextmanager
 def progress_bar(total: int, label: str, enabled: bool) -> Iterator[Any]:
     """A rich progress bar on stderr, or nothing; yields `advance()`."""

@@ -26,6 +26,7 @@ from .shared import (
     progress_bar,
     rule_file_of,
     stdout_console,
+    tell_charts,
 )
 
 if TYPE_CHECKING:
@@ -207,10 +208,7 @@ def command(ruleset: str, targets: tuple[str, ...], params: tuple[str, ...], tun
     header = tune.header_lines(setup, results, chosen, command_text)
     tune.write_variant(out, tune.variant_text(tune.extends_of(setup, out), setup, chosen.values, header))
     if plot_dir is not None:
-        written = tune.write_plots(setup, results, chosen, plot_dir)
-        if not as_json:
-            click.echo(f"charts written to {printable(str(plot_dir))}: {', '.join(p.name for p in written)}",
-                       err=True)
+        tell_charts(plot_dir, tune.write_plots(setup, results, chosen, plot_dir), as_json)
     if as_json:
         click.echo(json.dumps(tune.to_json(setup, results, chosen, out, study_file), indent=2))
         warn(results)

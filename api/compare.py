@@ -129,6 +129,7 @@ class Games:
     drama: Any = None
     lead_changes: Any = None
     branching: Any = None
+    course: bool = True  # the games were played with their course recorded (not `compare --no-course`)
 
     @staticmethod
     def of(results: Sequence[GameResult], players: int, first_movers: Sequence[int]) -> Games:
@@ -169,6 +170,7 @@ class Games:
             drama=traced("drama"),
             lead_changes=traced("lead_changes"),
             branching=traced("branching"),
+            course=any(r.trace is not None for r in results) or not results,
         )
 
 
@@ -501,11 +503,13 @@ def measures_of(ga: Games, gb: Games, players: int) -> list[Measure]:
                 for p in range(players)]
     out.append(Measure("moves", "game length (moves)", "mean", ga.moves[both], gb.moves[both]))
     out.append(Measure("turns", "game length (turns)", "mean", ga.turns[both], gb.turns[both]))
-    # the measures of the game's course (rulewright metrics), over the pairs where both games have one
-    for key, name, why in (("decisiveness", "decisiveness", "a lead shown before the end and a single winner"),
-                           ("drama", "drama", "a lead shown before the end and a single winner"),
-                           ("lead_changes", "lead changes", "a lead shown before the end"),
-                           ("branching", "branching", "a move")):
+    # the measures of the game's course (rulewright metrics), over the pairs where both games have one;
+    # none when the games were played without their course (`compare --no-course`)
+    courses = (("decisiveness", "decisiveness", "a lead shown before the end and a single winner"),
+               ("drama", "drama", "a lead shown before the end and a single winner"),
+               ("lead_changes", "lead changes", "a lead shown before the end"),
+               ("branching", "branching", "a move"))
+    for key, name, why in courses if ga.course and gb.course else ():
         va, vb = getattr(ga, key), getattr(gb, key)
         kept = both & ~np.isnan(va) & ~np.isnan(vb)
         added.append(Measure(key, name, "mean", va[kept], vb[kept], missing=f"no pair where both games have {why}"))
@@ -587,12 +591,15 @@ def play(specs: tuple[BatchSpec, BatchSpec], games: int, workers: int, dask: str
 
 def run(sides: tuple[Side, Side], loaded: tuple[Game, Game], players: int, games: int, *, seed: int, alpha: float,
         max_moves: int, max_turns: int | None, workers: int, dask: str | None,
-        advance: Callable[[], None]) -> Comparison:
+        advance: Callable[[], None], course: bool = True) -> Comparison:
     """Play both sides' games 0 to `games - 1` on the same seeds and analyse them: what
     `rulewright compare` does, and the web board's small comparison of a finished game's rule set
-    (api/webcompare.py)."""
+    (api/webcompare.py). `course`: each game's course recorded, for the measures of `metrics`
+    (decisiveness, drama, lead changes, branching), which read the score after every move; without
+    it, the games are played as `simulate` plays them (up to 2.5 times as fast) and those measures
+    are left out."""
     specs = tuple(BatchSpec(s.ruleset, players, seed, s.options, max_moves, max_turns=max_turns,
-                            agents=tuple(sorted(s.agents.items())), trace=True) for s in sides)
+                            agents=tuple(sorted(s.agents.items())), trace=course) for s in sides)
     results = play((specs[0], specs[1]), games, workers, dask, loaded, advance)
     movers = (first_movers(loaded[0], specs[0], games), first_movers(loaded[1], specs[1], games))
     return analyse(sides[0], sides[1], results[0], results[1], players=players, seed=seed, alpha=alpha,

@@ -206,6 +206,19 @@ def test_compare_json_is_complete_and_deterministic() -> None:
     assert other["measures"] != data["measures"]
 
 
+def test_no_course_leaves_out_only_the_measures_that_read_every_move() -> None:
+    """`--no-course` plays as `simulate` does (no score read after each move): the measures of the
+    game's course are left out, and every other one is the very one a full comparison gives."""
+    args = ("compare", "china-cornett", "-n", "12", "--option-b", "board=hex5", "--seed", "3", "--json")
+    full = json.loads(run(*args).stdout)
+    result = run(*args, "--no-course")
+    assert result.exit_code == 0, result.output
+    fast = json.loads(result.stdout)
+    course = {"decisiveness", "drama", "lead_changes", "branching"}
+    assert [m["key"] for m in fast["measures"]] == [m["key"] for m in full["measures"] if m["key"] not in course]
+    assert fast["measures"] == [m for m in full["measures"] if m["key"] not in course]
+
+
 def test_compare_text_report_and_agents(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("COLUMNS", raising=False)  # (piped: 120 columns, where the table fits whole)
     result = run("compare", "china-cornett", "-n", "6", "--agent-b", "2=random", "--option-a", "board=hex5")

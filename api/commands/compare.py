@@ -87,14 +87,17 @@ def compare_sides(a: str, b: str, players: int | None, options: Sequence[str], o
               help="Stop a game after this many actions; such games are counted as capped.")
 @click.option("--max-turns", type=WholeNumber(min=1), default=None,
               help="Also stop a game after this many turns; such games are counted as capped.")
+@click.option("--no-course", "no_course", is_flag=True,
+              help="Leave out decisiveness, drama, lead changes and branching, which read the score after every "
+                   "move: the games play as fast as simulate's (2.5 times as fast for China (Schacht)).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--plot", "plot_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Write charts (SVG and PNG) and a self-contained report.html into DIR.")
 def command(a: str, b: str | None, games: int, players: int | None, seed: int, options: tuple[str, ...],
                     options_a: tuple[str, ...], options_b: tuple[str, ...], agents: tuple[str, ...],
                     agents_a: tuple[str, ...], agents_b: tuple[str, ...], alpha: float, workers: int,
-                    dask_address: str | None, max_moves: int, max_turns: int | None, as_json: bool,
-                    plot_dir: Path | None) -> None:
+                    dask_address: str | None, max_moves: int, max_turns: int | None, no_course: bool,
+                    as_json: bool, plot_dir: Path | None) -> None:
     """Play A and B on the same seeds and test what differs in play, pair by pair.
 
     A and B are bundled rule sets or rule files; B is A when left out, to compare option
@@ -126,7 +129,7 @@ def command(a: str, b: str | None, games: int, players: int | None, seed: int, o
 
                 comparison = cmp.run((sides[0], sides[1]), (loaded[0], loaded[1]), count, games, seed=seed,
                                      alpha=alpha, max_moves=max_moves, max_turns=max_turns, workers=workers,
-                                     dask=dask_address, advance=step)
+                                     dask=dask_address, advance=step, course=not no_course)
     except Interrupted as stop:
         interrupted(stop, f"{played} of {plural(2 * games, 'game')}", workers)
     data = comparison.to_json()

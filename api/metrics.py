@@ -169,7 +169,7 @@ def measure(ruleset: str, *, options: Mapping[str, str] | None = None, players: 
     try:
         check_agents(g, seats)
         if lead:
-            check_estimate(g, lead)
+            check_estimate(g, lead, use="to read the lead from", what="a lead", shown=ruleset)
         if strength is not None:
             strong = parse_agent_spec(strength)
             check_agents(g, {0: strong})

@@ -207,7 +207,9 @@ def test_metrics_errors_are_one_line() -> None:
     assert_user_error(run("metrics", SEESAW, "--agent", "3=random"), "seats are 1 to 2")
     assert_user_error(run("metrics", SEESAW, "--strength", "wizard"), "no agent kind `wizard`")
     assert_user_error(run("metrics", SEESAW, "--option", "nosuch=1"), "nosuch")
-    assert_user_error(run("metrics", "yellow-yangtze", "--lead", "leve"), "did you mean `level`?")
+    assert_user_error(run("metrics", "yellow-yangtze", "--lead", "leve"),
+                      "yellow-yangtze has no definition `leve` to read the lead from: did you mean `level`?")
+    assert_user_error(run("metrics", SEESAW, "--lead", "nosuch"), f"{SEESAW} has no definition `nosuch` to read")
     assert_user_error(run("metrics", SEESAW, "-n", "2", "--dask", "nonsense://nowhere"),
                       "cannot use the Dask scheduler at nonsense://nowhere")
 

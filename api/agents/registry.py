@@ -171,23 +171,26 @@ def parse_agent_options(values: Sequence[str], players: int) -> dict[int, AgentS
     return seats
 
 
-def check_estimate(game: Game, name: str) -> None:
+def check_estimate(game: Game, name: str, *, use: str = "to estimate with", what: str = "an estimate",
+                   shown: str | None = None) -> None:
     """Refuse an `estimate=NAME` that is not a definition of the rule set over one player giving a
     number. Tried on the first position of a game at the fewest players (default options): a
-    definition over another type than `player` is not told from one over `player` by this."""
+    definition over another type than `player` is not told from one over `player` by this.
+    `use` and `what` say what it is for (`metrics --lead`: "to read the lead from", "a lead"),
+    `shown` names the rule set as the command line did (a rule file's path), else its id."""
+    ruleset = shown or game.info.ruleset
     defined = sorted(key.removeprefix("define.") for key in game.info.rules if key.startswith("define."))
     if name not in defined:
         hint = did_you_mean(name, defined)
-        raise BadAgent(f"{game.info.ruleset} has no definition `{name}` to estimate with"
-                       + (f": {hint}" if hint else ""))
+        raise BadAgent(f"{ruleset} has no definition `{name}` {use}" + (f": {hint}" if hint else ""))
     state = game.new_state(min(game.info.players), 0)
     try:
         values = [getattr(state, name)(p) for p in range(state.num_players)]
     except TypeError:
-        raise BadAgent(f"`{name}` of {game.info.ruleset} does not take one player: an estimate is "
-                       "a definition like `\"progress(p: player)\": ...`") from None
+        raise BadAgent(f"`{name}` of {ruleset} does not take one player: {what} is a definition like "
+                       "`\"progress(p: player)\": ...`") from None
     if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
-        raise BadAgent(f"`{name}` of {game.info.ruleset} is not a number: an estimate must give one per player")
+        raise BadAgent(f"`{name}` of {ruleset} is not a number: {what} must give one per player")
 
 
 def check_agents(game: Game, seats: Mapping[int, AgentSpec]) -> None:

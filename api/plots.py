@@ -23,7 +23,8 @@ COLOURS = ("#4C72B0", "#DD8452")  # A, B
 CHARTS = ("win-rates", "scores", "length")
 
 
-def _figure(width: float, height: float) -> Any:
+def figure(width: float, height: float) -> Any:
+    """A matplotlib figure whose SVG is the same every time (compare's, metrics' and tune's charts)."""
     import matplotlib
 
     matplotlib.rcParams["svg.hashsalt"] = "rulewright"  # ids in the SVG: the same every time
@@ -33,13 +34,31 @@ def _figure(width: float, height: float) -> Any:
     return Figure(figsize=(width, height), dpi=100, layout="constrained")
 
 
+def save(fig: Any, folder: Path, name: str) -> list[Path]:
+    """`fig` as DIR/<name>.svg and .png, without a date or the software's name (the same bytes for
+    the same chart); each written under a temporary name and renamed: a file that exists is whole."""
+    written = []
+    for suffix, metadata in (("svg", {"Date": None}), ("png", {"Software": None})):
+        path = folder / f"{name}.{suffix}"
+        temporary = folder / f".{name}.{os.getpid()}.tmp.{suffix}"
+        try:
+            fig.savefig(temporary, format=suffix, metadata=metadata)
+            os.replace(temporary, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                temporary.unlink()
+            raise
+        written.append(path)
+    return written
+
+
 def _seat_names(c: Comparison) -> list[str]:
     return [f"P{p + 1}" for p in range(c.players)]
 
 
 def win_rates(c: Comparison) -> Any:
     """Grouped bars: each seat's win rate in A and in B, with their Wilson intervals."""
-    fig = _figure(1.6 + 1.2 * c.players, 3.6)
+    fig = figure(1.6 + 1.2 * c.players, 3.6)
     ax = fig.add_subplot()
     width = 0.38
     for k, (side, label) in enumerate((("a", f"A: {c.a.label}"), ("b", f"B: {c.b.label}"))):
@@ -66,7 +85,7 @@ def win_rates(c: Comparison) -> Any:
 def scores(c: Comparison) -> Any:
     """Box plots of each seat's final score in A and in B (pairs where both finished)."""
     both = c.games_a.finished & c.games_b.finished
-    fig = _figure(1.6 + 1.2 * c.players, 3.6)
+    fig = figure(1.6 + 1.2 * c.players, 3.6)
     ax = fig.add_subplot()
     for k, games in enumerate((c.games_a, c.games_b)):
         data = [games.scores[p][both] for p in range(c.players)]
@@ -87,7 +106,7 @@ def length(c: Comparison) -> Any:
     import numpy as np
 
     both = c.games_a.finished & c.games_b.finished
-    fig = _figure(7.2, 3.2)
+    fig = figure(7.2, 3.2)
     for i, (what, a, b) in enumerate((("moves", c.games_a.moves, c.games_b.moves),
                                       ("turns", c.games_a.turns, c.games_b.turns))):
         ax = fig.add_subplot(1, 2, i + 1)
@@ -116,10 +135,7 @@ def write_all(c: Comparison, folder: Path) -> list[Path]:
     written: list[Path] = []
     svgs: dict[str, str] = {}
     for name, draw in (("win-rates", win_rates), ("scores", scores), ("length", length)):
-        fig = draw(c)
-        svg, png = folder / f"{name}.svg", folder / f"{name}.png"
-        fig.savefig(svg, format="svg", metadata={"Date": None})
-        fig.savefig(png, format="png", metadata={"Software": None})
+        svg, png = save(draw(c), folder, name)
         written += [svg, png]
         svgs[name] = svg.read_text(encoding="utf-8")
     report = folder / "report.html"
@@ -193,7 +209,7 @@ METRICS_CHARTS = ("win-rates", "length", "branching", "lead")
 
 def metrics_win_rates(m: Metrics) -> Any:
     """Each seat's win rate (its only wins) with its interval, against the fair share."""
-    fig = _figure(1.6 + 1.0 * m.players, 3.6)
+    fig = figure(1.6 + 1.0 * m.players, 3.6)
     ax = fig.add_subplot()
     xs, rates, below, above = [], [], [], []
     for p in range(m.players):
@@ -218,7 +234,7 @@ def metrics_length(m: Metrics) -> Any:
     """The histogram of the finished games' lengths in moves."""
     import numpy as np
 
-    fig = _figure(4.8, 3.2)
+    fig = figure(4.8, 3.2)
     ax = fig.add_subplot()
     if m.lengths:
         values = np.array(m.lengths, dtype=float)
@@ -231,7 +247,7 @@ def metrics_length(m: Metrics) -> Any:
 
 
 def _over_the_game(values: tuple[float, ...], ylabel: str, title: str, ylim: tuple[float, float] | None) -> Any:
-    fig = _figure(4.8, 3.2)
+    fig = figure(4.8, 3.2)
     ax = fig.add_subplot()
     bins = len(values)
     xs = [(k + 0.5) / bins * 100 for k in range(bins)]
@@ -246,8 +262,7 @@ def _over_the_game(values: tuple[float, ...], ylabel: str, title: str, ylim: tup
 
 
 def write_metrics(m: Metrics, folder: Path) -> list[Path]:
-    """Every chart of a measurement as DIR/<name>.svg and .png; the paths written. Each file is
-    written under a temporary name and renamed: a file that exists is whole."""
+    """Every chart of a measurement as DIR/<name>.svg and .png; the paths written."""
     folder.mkdir(parents=True, exist_ok=True)
     draws = {
         "win-rates": lambda: metrics_win_rates(m),
@@ -260,16 +275,5 @@ def write_metrics(m: Metrics, folder: Path) -> list[Path]:
     }
     written: list[Path] = []
     for name in METRICS_CHARTS:
-        fig = draws[name]()
-        for suffix, metadata in (("svg", {"Date": None}), ("png", {"Software": None})):
-            path = folder / f"{name}.{suffix}"
-            temporary = folder / f".{name}.{os.getpid()}.tmp.{suffix}"
-            try:
-                fig.savefig(temporary, format=suffix, metadata=metadata)
-                os.replace(temporary, path)
-            except BaseException:
-                with contextlib.suppress(OSError):
-                    temporary.unlink()
-                raise
-            written.append(path)
+        written += save(draws[name](), folder, name)
     return written

@@ -897,23 +897,6 @@ def table(setup: Setup, results: Sequence[TrialResult], chosen: TrialResult | No
 
 
 # -- charts -------------------------------------------------------------------------------------
-def _figure(width: float, height: float) -> Any:
-    import matplotlib
-
-    matplotlib.rcParams["svg.hashsalt"] = "rulewright"
-    matplotlib.rcParams["svg.fonttype"] = "none"
-    from matplotlib.figure import Figure
-
-    return Figure(figsize=(width, height), dpi=100, layout="constrained")
-
-
-def _save(fig: Any, folder: Path, name: str) -> list[Path]:
-    svg, png = folder / f"{name}.svg", folder / f"{name}.png"
-    fig.savefig(svg, format="svg", metadata={"Date": None})
-    fig.savefig(png, format="png", metadata={"Software": None})
-    return [svg, png]
-
-
 def _file_name(text: str) -> str:
     return re.sub(r"[^a-z0-9_.-]+", "-", text.lower()).strip("-.") or "x"
 
@@ -921,10 +904,12 @@ def _file_name(text: str) -> str:
 def write_plots(setup: Setup, results: Sequence[TrialResult], chosen: TrialResult | None, folder: Path) -> list[Path]:
     """objective.svg/.png (the objective by trial, and the best so far), and for each param and
     target `MEASURE-by-PARAM.svg/.png` (each trial's estimate with its interval, the band shaded)."""
+    from .plots import figure, save
+
     folder.mkdir(parents=True, exist_ok=True)
     ordered = sorted((r for r in distinct(results) if r.objective is not None), key=lambda r: r.number)
     written: list[Path] = []
-    fig = _figure(6, 3.6)
+    fig = figure(6, 3.6)
     ax = fig.add_subplot()
     xs = [r.number for r in ordered]
     ys = [r.objective or 0.0 for r in ordered]  # (all measured: None is a failed trial)
@@ -937,10 +922,10 @@ def write_plots(setup: Setup, results: Sequence[TrialResult], chosen: TrialResul
     ax.set_ylabel("objective (0: every target met)")
     ax.set_title("Objective by trial")
     ax.legend(fontsize="small")
-    written += _save(fig, folder, "objective")
+    written += save(fig, folder, "objective")
     for p in setup.params:
         for t in setup.targets:
-            fig = _figure(6, 3.6)
+            fig = figure(6, 3.6)
             ax = fig.add_subplot()
             positions = {v: k for k, v in enumerate(p.values)} if p.kind == "option" else None
             px, py, lo, hi = [], [], [], []
@@ -969,6 +954,6 @@ def write_plots(setup: Setup, results: Sequence[TrialResult], chosen: TrialResul
             ax.set_ylabel(t.measure)
             ax.set_title(f"{t.measure} by {p.key}")
             ax.legend(fontsize="small")
-            written += _save(fig, folder, f"{_file_name(t.measure)}-by-{_file_name(p.key)}")
+            written += save(fig, folder, f"{_file_name(t.measure)}-by-{_file_name(p.key)}")
     return written
 

@@ -499,6 +499,32 @@ def stop_on_signals() -> Iterator[None]:
             signal.signal(s, old)
 
 
+@contextlib.contextmanager
+def signals_held() -> Iterator[None]:
+    """SIGINT and SIGTERM held while inside, the first of them raised again on leaving: a few steps
+    that belong together are not cut between them (`tune`: a trial asked for of the study, and
+    named as this process's, or a signal there would leave it running for good). Does nothing
+    outside the main thread."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[int] = []
+
+    def hold(signum: int, frame: FrameType | None) -> None:
+        held.append(signum)
+
+    previous = {s: signal.signal(s, hold) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for s, old in previous.items():
+            signal.signal(s, signal.SIG_DFL if old is None else old)
+    if held:
+        signal.raise_signal(held[0])
+
+
 # -- statistics --------------------------------------------------------------------------------
 @dataclass(slots=True)
 class Summary:

@@ -669,6 +669,7 @@ def run(setup: Setup, study: Any, trials: int, *, workers: int = 1, dask: str | 
     from optuna.trial import TrialState
 
     from .core.source import CompileError
+    from .match import signals_held
 
     wanted = min(trials, setup.grid_size)
     distributions = {p.key: _distribution(p) for p in setup.params}
@@ -677,26 +678,28 @@ def run(setup: Setup, study: Any, trials: int, *, workers: int = 1, dask: str | 
     with tempfile.TemporaryDirectory(prefix="rulewright-tune-") as temp:
         folder = Path(temp)
         while True:
-            with locked(lock):
-                fail_abandoned(study)
-                have = finished(study)
-                if len(distinct(have)) >= wanted or repeats >= REPEATS_AT_MOST:
-                    return have
-                study.sampler = _sampler(setup, len(study.get_trials(deepcopy=False)))
-                if order:  # the next combination not tried yet, nor being tried (by another process)
-                    running = study.get_trials(deepcopy=False, states=(TrialState.RUNNING,))
-                    tried = {tuple(sorted(r.values.items())) for r in have} | {
-                        tuple(sorted(t.params.items())) for t in running}
-                    untried = next((c for c in order if tuple(sorted(c.items())) not in tried), None)
-                    if untried is None:  # the rest is being measured by other processes
-                        return have
-                    study.enqueue_trial(untried)
-                trial = study.ask(distributions)
-                trial.set_user_attr("owner", _owner())
-            values = {p.key: trial.params[p.key] for p in setup.params}
-            same = next((r for r in have if dict(r.values) == values), None)
+            trial = None
             attrs: dict[str, Any] = {}
-            try:
+            try:  # (a signal once the trial is asked for fails it: it is not left running)
+                with locked(lock):
+                    fail_abandoned(study)
+                    have = finished(study)
+                    if len(distinct(have)) >= wanted or repeats >= REPEATS_AT_MOST:
+                        return have
+                    study.sampler = _sampler(setup, len(study.get_trials(deepcopy=False)))
+                    if order:  # the next combination not tried yet, nor being tried (by another process)
+                        running = study.get_trials(deepcopy=False, states=(TrialState.RUNNING,))
+                        tried = {tuple(sorted(r.values.items())) for r in have} | {
+                            tuple(sorted(t.params.items())) for t in running}
+                        untried = next((c for c in order if tuple(sorted(c.items())) not in tried), None)
+                        if untried is None:  # the rest is being measured by other processes
+                            return have
+                        study.enqueue_trial(untried)
+                    with signals_held():
+                        trial = study.ask(distributions)
+                        trial.set_user_attr("owner", _owner())
+                values = {p.key: trial.params[p.key] for p in setup.params}
+                same = next((r for r in have if dict(r.values) == values), None)
                 if same is not None:  # the same values, the same games: measured already
                     estimates: Mapping[str, Mapping[str, Any]] = dict(same.estimates)
                     attrs = {"estimates": estimates, "play": dict(same.play),
@@ -715,10 +718,11 @@ def run(setup: Setup, study: Any, trials: int, *, workers: int = 1, dask: str | 
                         estimates, failed = {}, True
                     attrs["estimates"] = estimates
             except BaseException:
-                with locked(lock):
-                    study.tell(trial, state=TrialState.FAIL)
+                if trial is not None:
+                    with locked(lock):
+                        study.tell(trial, state=TrialState.FAIL)
                 raise
-            with locked(lock):
+            with locked(lock), signals_held():  # (told whole: a signal waits until it is)
                 for key, value in attrs.items():
                     trial.set_user_attr(key, value)
                 if failed:

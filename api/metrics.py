@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .agents import AgentSpec, BadAgent, check_agents, check_estimate, parse_agent_spec
-from .compare import BCA_AT_MOST, DIGITS, RESAMPLES, _batch, _rng, mean_interval, need, wilson
+from .compare import BCA_AT_MOST, DIGITS, RESAMPLES, _batch, _rng, balance_of, mean_interval, need, wilson
 from .match import DEFAULT_MAX_MOVES, BatchSpec, GameResult, run_batches
 from .runtime.errors import RulewrightError
 from .traces import BINS
@@ -289,42 +289,33 @@ def _curve(curves: Sequence[tuple[float, ...]]) -> tuple[float, ...]:
 
 
 def _balance(sole: Any, players: int, confidence: float, seed: int, salt: int) -> Estimate:
-    """Browne's balance, 1 - (highest - lowest win rate of the seats), with a percentile
-    bootstrap interval over the games (`sole`: each finished game's only winner, -1 if none)."""
-    import numpy as np
-    from scipy.stats import bootstrap  # type: ignore[import-untyped, unused-ignore]
-
-    n = len(sole)
-    if n == 0:
-        return Estimate(NAN, NAN, NAN, 0, "no game finished")
-
-    def statistic(x: Any, axis: int = -1) -> Any:
-        rates = np.stack([np.mean(x == p, axis=axis) for p in range(players)])
-        return 1 - (rates.max(axis=0) - rates.min(axis=0))
-
-    value = float(statistic(sole))
-    note = "percentile"
-    if np.all(sole == sole[0]):
-        return Estimate(value, value, value, n, note)
-    result = bootstrap((sole,), statistic, confidence_level=confidence, n_resamples=RESAMPLES, batch=_batch(n),
-                       method="percentile", rng=_rng(seed, salt), vectorized=True)
-    low, high = result.confidence_interval
-    return Estimate(value, float(low), float(high), n, note)
+    """Browne's balance, 1 - (highest - lowest win rate of the seats) (`compare.balance_of`), with a
+    percentile bootstrap interval over the games (`sole`: each finished game's only winner, -1 if
+    none)."""
+    return _percentile(sole, lambda x, axis=-1: balance_of(x, players), confidence, seed, salt)
 
 
 def _median(values: Any, confidence: float, seed: int, salt: int) -> Estimate:
     """The median of `values` with a percentile bootstrap interval."""
+    import numpy as np
+
+    return _percentile(values, np.median, confidence, seed, salt)
+
+
+def _percentile(values: Any, statistic: Callable[..., Any], confidence: float, seed: int, salt: int) -> Estimate:
+    """`statistic` of `values` (vectorized: along the last axis) with a percentile bootstrap interval
+    over them; nan with a note when there are none."""
     import numpy as np
     from scipy.stats import bootstrap  # type: ignore[import-untyped, unused-ignore]
 
     n = len(values)
     if n == 0:
         return Estimate(NAN, NAN, NAN, 0, "no game finished")
-    value = float(np.median(values))
+    value = float(statistic(values))
     note = "percentile"
     if np.all(values == values[0]):
         return Estimate(value, value, value, n, note)
-    result = bootstrap((values,), np.median, confidence_level=confidence, n_resamples=RESAMPLES, batch=_batch(n),
+    result = bootstrap((values,), statistic, confidence_level=confidence, n_resamples=RESAMPLES, batch=_batch(n),
                        method="percentile", rng=_rng(seed, salt), vectorized=True)
     low, high = result.confidence_interval
     return Estimate(value, float(low), float(high), n, note)

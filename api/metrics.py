@@ -133,6 +133,12 @@ def names(players: int, strength: bool = False) -> list[str]:
 MEASURES = tuple(names(2, True))  # (for two players; `names(players)` for others)
 
 
+def check_lead(game: Game, lead: str, shown: str) -> None:
+    """Refuse (BadAgent) a `--lead` that is not a definition of the rule set over one player giving
+    a number, naming the rule set as `shown` (the command line's words)."""
+    check_estimate(game, lead, use="to read the lead from", what="a lead", shown=shown)
+
+
 def measure(ruleset: str, *, options: Mapping[str, str] | None = None, players: int | None = None,
             games: int = 200, seed: int = 0, agents: Mapping[int, AgentSpec] | None = None,
             workers: int = 1, dask: str | None = None, confidence: float = 0.95,
@@ -169,7 +175,7 @@ def measure(ruleset: str, *, options: Mapping[str, str] | None = None, players: 
     try:
         check_agents(g, seats)
         if lead:
-            check_estimate(g, lead, use="to read the lead from", what="a lead", shown=ruleset)
+            check_lead(g, lead, ruleset)
         if strength is not None:
             strong = parse_agent_spec(strength)
             check_agents(g, {0: strong})

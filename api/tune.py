@@ -431,6 +431,13 @@ def _sampler(setup: Setup, number: int) -> Any:
     return optuna.samplers.TPESampler(seed=seed)
 
 
+def check_grid(setup: Setup) -> None:
+    """Refuse a grid search of more than GRID_AT_MOST combinations."""
+    if setup.sampler == "grid" and setup.grid_size > GRID_AT_MOST:
+        raise TuneError(f"--sampler grid: {setup.grid_size:,} combinations, more than {GRID_AT_MOST:,}: "
+                        "use steps, fewer params, or the tpe sampler")
+
+
 def grid(setup: Setup) -> list[dict[str, str | int]]:
     """Every combination of the params' values, in an order shuffled from --seed (so that the
     first trials of a large grid spread over it). Optuna's GridSampler is not used: it stops the
@@ -438,9 +445,7 @@ def grid(setup: Setup) -> list[dict[str, str | int]]:
     import itertools
     import random
 
-    if setup.grid_size > GRID_AT_MOST:
-        raise TuneError(f"--sampler grid: {setup.grid_size:,} combinations, more than {GRID_AT_MOST:,}: "
-                        "use steps, fewer params, or the tpe sampler")
+    check_grid(setup)
     combinations: list[dict[str, str | int]] = [dict(zip((p.key for p in setup.params), values, strict=True))
                     for values in itertools.product(*(p.values for p in setup.params))]
     random.Random(setup.seed).shuffle(combinations)

@@ -12,6 +12,7 @@ import click
 
 from ..core.paths import RULE_FILE_SUFFIXES, path_problem
 from ..match import DEFAULT_MAX_MOVES, Interrupted, stop_on_signals
+from ..metrics import GAMES_AT_MOST, WORKERS_AT_MOST
 from ..rulesets import load_game
 from ..terminal import printable
 from .shared import (
@@ -51,7 +52,7 @@ def default_out(ruleset: str) -> Path:
                    "state.NAME=LO..HI[/STEP] (an int field's start).")
 @click.option("--tune-file", type=click.Path(dir_okay=False, path_type=Path),
               help="A YAML file of `targets:` and `params:` (added to those of the command line).")
-@click.option("-n", "--games", type=WholeNumber(min=1, max=1_000_000), default=200, show_default=True,
+@click.option("-n", "--games", type=WholeNumber(min=1, max=GAMES_AT_MOST), default=200, show_default=True,
               help="Games per trial (the same games for every trial).")
 @click.option("--trials", type=WholeNumber(min=1, max=MAX_TRIALS), default=20, show_default=True,
               help="Trials the study should hold, each of values not tried before (at most every combination): "
@@ -73,7 +74,7 @@ def default_out(ruleset: str) -> Path:
               show_default=True, help="Confidence level of the intervals shown.")
 @click.option("--max-moves", type=WholeNumber(min=1, max=10**9), default=DEFAULT_MAX_MOVES, show_default=True,
               help="Stop a game after this many actions; such games are counted as capped.")
-@click.option("--workers", type=WholeNumber(min=1, max=1024), default=1, show_default=True,
+@click.option("--workers", type=WholeNumber(min=1, max=WORKERS_AT_MOST), default=1, show_default=True,
               help="Processes to play each trial's games in; the results do not depend on it.")
 @click.option("--dask", "dask_address", metavar="ADDRESS",
               help="Play on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786); same results.")
@@ -112,10 +113,11 @@ def command(ruleset: str, targets: tuple[str, ...], params: tuple[str, ...], tun
     fixed = parse_options(options)
     game.resolve_options(fixed)  # (an unknown option or choice: one line)
     seat_agents = agent_line_up(game, agent_options, count)
-    from ..agents import BadAgent, check_estimate, parse_agent_spec
+    from ..agents import BadAgent, parse_agent_spec
+    from ..metrics import check_lead
 
     for flag, value, check in (("--strength", strength, lambda v: parse_agent_spec(v)),
-                               ("--lead", lead, lambda v: check_estimate(game, v))):
+                               ("--lead", lead, lambda v: check_lead(game, v, ruleset))):
         try:
             if value is not None:
                 check(value)
@@ -165,9 +167,10 @@ def command(ruleset: str, targets: tuple[str, ...], params: tuple[str, ...], tun
     setup = tune.Setup(ruleset, rule_file, tuple(parsed_targets), tuple(parsed_params), games, seed, count, sampler,
                        fixed, tuple(sorted(seat_agents.items())), strength, max_moves, tune.rules_digest(rule_file),
                        lead, confidence)
-    if sampler == "grid" and setup.grid_size > tune.GRID_AT_MOST:
-        raise UsageProblem(f"--sampler grid: {setup.grid_size:,} combinations, more than {tune.GRID_AT_MOST:,}: "
-                           "use steps, fewer params, or the tpe sampler")
+    try:
+        tune.check_grid(setup)
+    except tune.TuneError as exc:
+        raise UsageProblem(str(exc)) from None
     for folder in {study_file.parent, out.parent} | ({plot_dir} if plot_dir is not None else set()):
         try:
             folder.mkdir(parents=True, exist_ok=True)

@@ -122,6 +122,14 @@ def test_a_base_lists_its_variants_and_a_variant_what_it_builds_on() -> None:
     assert "This rule set extends mandarin" in variant and "rules/mandarin/base.yaml:1" in variant
 
 
+def test_a_mirrored_kind_of_region_counts_the_regions_it_mirrors() -> None:
+    """China (Cornett)'s rivers are its mountains reflected (`mirror_of: mountain`): they hold no
+    region list of their own, yet there are as many rivers as mountains."""
+    text = book.text(book.make("china-cornett", ROOT / "rules/china-cornett/base.yaml"))
+    assert "Its regions: mountain (17), river (17, the mirror image of mountain)." in text
+    assert "Its regions: mountain (12), river (12, the mirror image of mountain)." in text
+
+
 def test_the_book_as_text_marks_changes_as_diff_does() -> None:
     result = run("book", str(TINY_VARIANT), "--against", str(TINY))
     assert result.exit_code == 0, result.output

@@ -235,7 +235,14 @@ class _Maker:
         words = [_para(f"The board {b.name}: {shape}" + (f", for {_players(range(b.players[0], b.players[1] + 1))}"
                                                         if b.players else "") + ".")]
         if b.region_kinds:
-            words.append(_para("Its regions: ", *_joined(f"{k.name} ({len(k.regions)})" for k in b.region_kinds), "."))
+            kinds = {k.name: k for k in b.region_kinds}
+
+            def count(k: ir.RegionKind) -> str:
+                if k.mirror_of is None or k.mirror_of not in kinds:
+                    return f"{k.name} ({len(k.regions)})"
+                return f"{k.name} ({len(kinds[k.mirror_of].regions)}, the mirror image of {k.mirror_of})"
+
+            words.append(_para("Its regions: ", *_joined(count(k) for k in b.region_kinds), "."))
         return Rule(f"boards.{b.name}", "board", b.name, tuple(words), "", self.quotes(f"boards.{b.name}"),
                     b.span.short)
 
@@ -343,7 +350,7 @@ class _Maker:
                      else _para("After an action the turn ends, unless the action goes on to another phase."))
         words.append(_para("When none of its actions can be taken, " + (
             "the game ends." if ph.when_stuck == "end" else "the seat passes and the turn ends.")))
-        declaration = render(dataclasses.replace(ph)) if ph.start or ph.actor or ph.simultaneous else ""
+        declaration = render(ph) if ph.start or ph.actor or ph.simultaneous else ""
         return Rule(f"phases.{ph.name}", "phase", ph.name, tuple(words), declaration,
                     self.quotes(f"phases.{ph.name}"), ph.span.short)
 

@@ -332,7 +332,7 @@ class Measure:
     unit: str = ""  # "" or "%" (rates are shown as percentages)
     missing: str = "no pair where both games finished"  # why no pair counts, when none does
     players: int = 0  # (kind "balance") the seats whose win rates it compares
-    # what its resampling is seeded with, besides the seed (`measures_of`); -1: its place in the list
+    # what its resampling is seeded with, besides the seed: set by `measures_of` (see there)
     salt: int = -1
 
 
@@ -572,8 +572,7 @@ def analyse(a: Side, b: Side, results_a: Sequence[GameResult], results_b: Sequen
         raise ValueError("the two sides played different numbers of games")
     ga = Games.of(results_a, players, first_movers[0])
     gb = Games.of(results_b, players, first_movers[1])
-    measures = [analyse_measure(m, alpha, seed, m.salt if m.salt >= 0 else salt)
-                for salt, m in enumerate(measures_of(ga, gb, players))]
+    measures = [analyse_measure(m, alpha, seed, m.salt) for m in measures_of(ga, gb, players)]
     return Comparison(a, b, players, seed, len(results_a), alpha, max_moves, max_turns, ga, gb, measures)
 
 

@@ -212,6 +212,7 @@ def play_range(spec: BatchSpec, start: int, stop: int, game: Game | None = None)
     seats = dict(spec.agents)
     results = []
     for i in range(start, stop):
+        raise_if_interrupted()
         seed = derive_seed(spec.seed, i)
         results.append(play_game(g, spec.players, seed, spec.options, spec.max_moves, max_turns=spec.max_turns,
                                  agents=make_agents(seats, seed), record=spec.record, index=i,
@@ -332,6 +333,7 @@ def _waited(wait: Waiter) -> list[GameResult]:
     """A task's results. A signal may reach any thread; a main thread blocked on a lock would
     not see it until the result (minutes away): wait in short steps instead."""
     while True:
+        raise_if_interrupted()
         try:
             return wait(POLL_SECONDS)
         except (multiprocessing.TimeoutError, TimeoutError):
@@ -475,8 +477,9 @@ class Interrupted(BaseException):  # like KeyboardInterrupt: no `except Exceptio
 @contextlib.contextmanager
 def stop_on_signals() -> Iterator[None]:
     """While in force, SIGINT and SIGTERM raise `Interrupted` in the main thread (once: a
-    second signal during the clean-up that follows is ignored). The previous handlers are put
-    back on leaving. Does nothing outside the main thread."""
+    second signal during the clean-up that follows is ignored; where the first is lost in a
+    finalizer, `raise_if_interrupted` raises it again). The previous handlers are put back on
+    leaving. Does nothing outside the main thread."""
     import threading
 
     if threading.current_thread() is not threading.main_thread():
@@ -488,6 +491,7 @@ def stop_on_signals() -> Iterator[None]:
         nonlocal raised
         if not raised:
             raised = True
+            _fired.append(signum)
             raise Interrupted(signum)
 
     signums = (signal.SIGINT, signal.SIGTERM)
@@ -497,6 +501,20 @@ def stop_on_signals() -> Iterator[None]:
     finally:
         for s, old in previous.items():
             signal.signal(s, old)
+        _fired.clear()
+
+
+# The signal that raised `Interrupted` while `stop_on_signals()` is in force. A handler's exception
+# is lost where it lands in code run by the garbage collector (a finalizer, such as SQLAlchemy's
+# for a connection that tune's study left: Python prints it and goes on): this keeps it.
+_fired: list[int] = []
+
+
+def raise_if_interrupted() -> None:
+    """Raise `Interrupted` again if a signal raised it where it was lost (see `_fired`): called
+    between games and between a batch's waits, so that a lost one stops the work there."""
+    if _fired:
+        raise Interrupted(_fired[0])
 
 
 @contextlib.contextmanager

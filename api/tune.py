@@ -674,7 +674,7 @@ def run(setup: Setup, study: Any, trials: int, *, workers: int = 1, dask: str | 
     from optuna.trial import TrialState
 
     from .core.source import CompileError
-    from .match import signals_held
+    from .match import raise_if_interrupted, signals_held
 
     wanted = min(trials, setup.grid_size)
     distributions = {p.key: _distribution(p) for p in setup.params}
@@ -683,6 +683,7 @@ def run(setup: Setup, study: Any, trials: int, *, workers: int = 1, dask: str | 
     with tempfile.TemporaryDirectory(prefix="rulewright-tune-") as temp:
         folder = Path(temp)
         while True:
+            raise_if_interrupted()  # (a signal lost in the study's database code stops the search here)
             trial = None
             attrs: dict[str, Any] = {}
             try:  # (a signal once the trial is asked for fails it: it is not left running)

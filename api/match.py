@@ -29,6 +29,7 @@ import multiprocessing
 import os
 import signal
 import stat
+import sys
 import time
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -494,13 +495,22 @@ def stop_on_signals() -> Iterator[None]:
             _fired.append(signum)
             raise Interrupted(signum)
 
+    hook = sys.unraisablehook
+
+    def unraisable(unraisable: Any) -> None:
+        if not isinstance(unraisable.exc_value, Interrupted):
+            hook(unraisable)
+        # (else: lost in a finalizer, raised again by `raise_if_interrupted`: no traceback shown)
+
     signums = (signal.SIGINT, signal.SIGTERM)
     previous = {s: signal.signal(s, handler) for s in signums}
+    sys.unraisablehook = unraisable
     try:
         yield
     finally:
         for s, old in previous.items():
             signal.signal(s, old)
+        sys.unraisablehook = hook
         _fired.clear()
 
 
